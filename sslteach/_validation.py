@@ -1,0 +1,106 @@
+"""Input checks shared by every module (private).
+
+Each helper raises :class:`ValueError` with a message that says what was wrong and
+what to do, so that bad input never reaches LAPACK or a sparse routine.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.validation import check_array
+
+__all__ = [
+    "check_data",
+    "check_square",
+    "check_positive",
+    "check_int",
+]
+
+
+def check_data(X, *, name="X", accept_sparse=False, min_samples=1):
+    """Return ``X`` as a finite 2-D float64 array (or sparse matrix when allowed).
+
+    A 1-D array is refused with the reshape hint scikit-learn users know.
+    """
+    if X is None:
+        raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
+    if not sp.issparse(X):
+        arr = np.asarray(X)
+        if arr.ndim == 1:
+            raise ValueError(
+                f"{name} is 1-D (shape {arr.shape}); pass a 2-D array of shape "
+                "(n_samples, n_features): use X.reshape(-1, 1) for one feature "
+                "or X.reshape(1, -1) for one sample."
+            )
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (n_samples, n_features); got {arr.ndim} dimensions.")
+    try:
+        X = check_array(
+            X,
+            accept_sparse=["csr", "csc"] if accept_sparse else False,
+            dtype=np.float64,
+            ensure_all_finite=True,
+            ensure_min_samples=min_samples,
+            input_name=name,
+        )
+    except TypeError as exc:  # sparse input where dense is needed
+        raise ValueError(f"{name}: {exc} Convert it with .toarray() first.") from exc
+    except ValueError as exc:
+        msg = str(exc)
+        if "NaN" in msg or "infinity" in msg:
+            raise ValueError(
+                f"{name} contains NaN or infinity; remove or impute those entries "
+                "(e.g. sklearn.impute.SimpleImputer) before calling this function."
+            ) from exc
+        raise
+    return X
+
+
+def check_square(K, *, name="K", symmetric=False, accept_sparse=False, atol=1e-10):
+    """Return ``K`` as a finite square float64 matrix; optionally require symmetry."""
+    if K is None:
+        raise ValueError(f"{name} is None; pass a square (n, n) matrix.")
+    if not sp.issparse(K) and np.asarray(K).ndim != 2:
+        raise ValueError(f"{name} must be a 2-D square matrix; got shape {np.shape(K)}.")
+    K = check_data(K, name=name, accept_sparse=accept_sparse)
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(
+            f"{name} must be square; got shape {K.shape}. Pass the (n, n) matrix "
+            "over one set of points (e.g. rbf_kernel(X) rather than rbf_kernel(X, Y))."
+        )
+    if symmetric:
+        diff = abs(K - K.T)
+        worst = diff.max() if diff.shape[0] else 0.0
+        scale = max(1.0, abs(K).max() if K.shape[0] else 0.0)
+        if worst > atol * scale:
+            raise ValueError(
+                f"{name} must be symmetric; max |{name} - {name}.T| = {worst:.3g}. "
+                f"Symmetrise it with ({name} + {name}.T) / 2 if the asymmetry is round-off."
+            )
+    return K
+
+
+def check_positive(value, name, *, strict=True):
+    """Return ``value`` as a float, requiring it to be finite and > 0 (or >= 0)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number; got {value!r}.")
+    value = float(value)
+    bad = (value <= 0) if strict else (value < 0)
+    if not np.isfinite(value) or bad:
+        bound = "> 0" if strict else ">= 0"
+        raise ValueError(f"{name} must be finite and {bound}; got {value!r}.")
+    return value
+
+
+def check_int(value, name, *, low, high=None, high_hint=""):
+    """Return ``value`` as an int in ``[low, high]``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer; got {value!r}.")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        rng = f"[{low}, {high}]" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be in {rng}; got {value}.{(' ' + high_hint) if high_hint else ''}")
+    return value

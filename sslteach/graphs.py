@@ -1,0 +1,283 @@
+r"""Neighbourhood graphs, their Laplacians, and geodesic distances.
+
+The adaptive k-NN weights of Liu, Qian, Cui & Liu (2009), eq. (2) (after Hein &
+Maier, 2007): with :math:`h(x)` the distance from :math:`x` to its k-th nearest
+neighbour,
+
+.. math::
+
+   W_{ij} = \exp\!\left(-\frac{\lVert x_i - x_j\rVert^2}{\max\{h(x_i)^2, h(x_j)^2\}}\right)
+   \quad\text{if } \lVert x_i - x_j\rVert \le \max\{h(x_i), h(x_j)\},
+
+and :math:`W_{ij} = 0` otherwise, with :math:`W_{ii} = 0`. The condition says that
+:math:`j` is among the k nearest neighbours of :math:`i` or :math:`i` among those of
+:math:`j` (the symmetric "or" k-NN graph, ties at the k-th distance included).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
+from sklearn.metrics import pairwise_distances_chunked
+from sklearn.neighbors import NearestNeighbors
+
+from ._validation import check_data, check_int, check_positive, check_square
+
+__all__ = ["knn_graph", "normalized_laplacian", "geodesic_distances", "join_components"]
+
+
+def _row_distances(X, rows, cols):
+    """Exact Euclidean distances ``||X[rows] - X[cols]||`` computed pair by pair."""
+    out = np.empty(rows.size)
+    step = max(1, 2**22 // max(1, X.shape[1]))
+    for s in range(0, rows.size, step):
+        diff = X[rows[s : s + step]] - X[cols[s : s + step]]
+        out[s : s + step] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+    return out
+
+
+def _knn_edges(X, k):
+    """Directed edges i -> j for every j with ||x_i - x_j|| <= h(x_i), j != i.
+
+    Returns (rows, cols, h) with h the exact distance to the k-th neighbour.
+    One k+1-neighbour query finds the k nearest neighbours and tells which points
+    have a tie at the k-th distance; only those are re-queried by radius.
+    """
+    n = X.shape[0]
+    nn = NearestNeighbors(n_neighbors=min(k + 1, n - 1)).fit(X)
+    dist, ind = nn.kneighbors()  # excludes each query point itself
+    knn = ind[:, :k]
+    rows = np.repeat(np.arange(n), k)
+    cols = knn.ravel()
+    # exact distance to the k-th neighbour (tree/brute distances carry round-off, and
+    # brute force uses the |x|^2 + |y|^2 - 2x'y shortcut)
+    h = _row_distances(X, rows, cols).reshape(n, k).max(axis=1)
+    extra_r, extra_c = [], []
+    if ind.shape[1] > k:
+        # a possible tie at the k-th distance: re-query by radius, keep exact d <= h
+        tied = np.flatnonzero(dist[:, k] <= dist[:, k - 1] * (1.0 + 1e-9) + 1e-12)
+        for i in tied:
+            r = max(dist[i, k - 1], h[i]) * (1.0 + 1e-9) + 1e-12
+            (nbrs,) = nn.radius_neighbors(X[i : i + 1], radius=r, return_distance=False)
+            nbrs = np.setdiff1d(nbrs, np.append(knn[i], i))
+            nbrs = nbrs[_row_distances(X, np.full(nbrs.size, i), nbrs) <= h[i]]
+            extra_r.append(np.full(nbrs.size, i))
+            extra_c.append(nbrs)
+    if extra_r:
+        rows = np.concatenate([rows, *extra_r])
+        cols = np.concatenate([cols, *extra_c])
+    return rows, cols, h
+
+
+def knn_graph(X, n_neighbors):
+    r"""Symmetric k-NN graph with the adaptive Gaussian weights of eq. (2) of Liu et al. (2009).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    n_neighbors : int
+        k, with 1 <= k < n.
+
+    Returns
+    -------
+    W : scipy.sparse.csr_matrix of shape (n, n)
+        Symmetric, zero diagonal, weights in (0, 1].
+
+    Notes
+    -----
+    **Duplicates.** If :math:`x_i` has at least k exact copies, :math:`h(x_i) = 0`; an
+    edge with :math:`\max\{h_i, h_j\} = 0` joins two identical points and gets weight 1
+    (the limit of the formula, :math:`\exp(-0)`), so duplicated rows give finite weights.
+
+    **Ties.** Points at exactly the k-th distance all count as neighbours, as the
+    inequality in eq. (2) says; distances are recomputed exactly for every edge, so the
+    weights agree with a direct evaluation of eq. (2) to round-off.
+
+    **Cost.** One k-nearest-neighbour query (a tree in low dimension, brute force in
+    high), plus :math:`O(nkd)` for the weights; memory :math:`O(nk)`.
+    """
+    X = check_data(X, name="X", min_samples=2)
+    n = X.shape[0]
+    k = check_int(
+        n_neighbors,
+        "n_neighbors",
+        low=1,
+        high=n - 1,
+        high_hint=f"A point has at most n - 1 = {n - 1} neighbours; choose a smaller n_neighbors.",
+    )
+    rows, cols, h = _knn_edges(X, k)
+    # undirected edge set: keep each pair once as (min, max)
+    lo = np.minimum(rows, cols)
+    hi = np.maximum(rows, cols)
+    key = np.unique(lo.astype(np.int64) * n + hi)
+    lo, hi = key // n, key % n
+    d = _row_distances(X, lo, hi)
+    den = np.maximum(h[lo], h[hi]) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(den > 0, np.exp(-(d**2) / np.where(den > 0, den, 1.0)), 1.0)
+    W = sp.coo_matrix(
+        (np.concatenate([w, w]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
+    ).tocsr()
+    return W
+
+
+def normalized_laplacian(W):
+    r"""Normalised graph Laplacian :math:`\mathcal L = I - D^{-1/2} W D^{-1/2}`.
+
+    Its eigenvalues lie in :math:`[0, 2]`, and 0 has multiplicity equal to the number
+    of connected components (Chung, 1997). An isolated vertex (degree 0) gets a zero
+    row and column, as in ``scipy.sparse.csgraph.laplacian(normed=True)``, which
+    computes it, so it too is a component with eigenvalue 0.
+
+    Parameters
+    ----------
+    W : array-like or sparse matrix of shape (n, n)
+        Symmetric, non-negative weights.
+
+    Returns
+    -------
+    L : same kind as ``W`` (CSR when sparse)
+
+    Notes
+    -----
+    Time and memory :math:`O(\mathrm{nnz}(W))` for sparse input, :math:`O(n^2)` dense.
+    """
+    W = check_square(W, name="W", symmetric=True, accept_sparse=True)
+    wmin = W.min() if W.shape[0] else 0.0
+    if wmin < 0:
+        raise ValueError(
+            "W must have non-negative weights (a similarity graph); got a minimum of "
+            f"{wmin:.3g}. A signed matrix has no graph Laplacian with spectrum in [0, 2]."
+        )
+    L = laplacian(W, normed=True)
+    return sp.csr_matrix(L) if sp.issparse(L) else np.asarray(L)
+
+
+def join_components(X, G):
+    r"""Connect a disconnected distance graph: the book's documented rule.
+
+    Components are joined along a minimum spanning tree of the *component graph*: two
+    components are at the distance of their closest pair of points (Euclidean), and
+    each of the c - 1 tree edges adds that closest pair as one edge of that length.
+    This is the single-linkage way of connecting clusters, close to the rule of
+    Yong & Jie (2005) cited by Bodó & Csató (2010, Sect. 3.4), and it adds the
+    shortest possible bridges, so no geodesic becomes infinite and none is shortened
+    more than needed.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    G : sparse matrix of shape (n, n)
+        Symmetric graph whose stored entries are edge lengths (explicit zeros are edges).
+
+    Returns
+    -------
+    G : scipy.sparse.csr_matrix, connected. Unchanged when already connected.
+
+    Notes
+    -----
+    Time :math:`O(n^2 d)` in the worst case (distances in row blocks), memory
+    :math:`O(n c)` for c components.
+    """
+    G = sp.csr_matrix(G)
+    n_comp, labels = connected_components(G, directed=False)
+    if n_comp == 1:
+        return G
+    order = np.argsort(labels, kind="stable")
+    starts = np.searchsorted(labels[order], np.arange(n_comp))
+    # R[i, c] = distance from point i to the nearest point of component c
+    R = np.vstack(
+        [
+            np.minimum.reduceat(chunk[:, order], starts, axis=1)
+            for chunk in pairwise_distances_chunked(X, working_memory=256)
+        ]
+    )
+    C = np.minimum.reduceat(R[order], starts, axis=0)  # component-to-component distances
+    np.fill_diagonal(C, 0.0)
+    # MST over components; tiny offset keeps zero-length bridges (duplicates) as edges
+    T = minimum_spanning_tree(sp.csr_matrix(C + 1e-300 * (1 - np.eye(n_comp)))).tocoo()
+    extra_r, extra_c, extra_w = [], [], []
+    for a, b in zip(T.row, T.col, strict=False):
+        in_a = np.flatnonzero(labels == a)
+        i = in_a[np.argmin(R[in_a, b])]
+        in_b = np.flatnonzero(labels == b)
+        dij = np.sqrt(((X[in_b] - X[i]) ** 2).sum(axis=1))
+        j = in_b[np.argmin(dij)]
+        extra_r += [i, j]
+        extra_c += [j, i]
+        extra_w += [dij.min()] * 2
+    G = G.tocoo()
+    return sp.csr_matrix(
+        (
+            np.concatenate([G.data, extra_w]),
+            (np.concatenate([G.row, extra_r]), np.concatenate([G.col, extra_c])),
+        ),
+        shape=G.shape,
+    )
+
+
+def geodesic_distances(X, n_neighbors=None, radius=None):
+    r"""Shortest-path (geodesic) distances on the k-NN or :math:`\varepsilon` graph.
+
+    The ISOMAP construction used by Bodó & Csató (2010), Algorithm 2: edges join each
+    point to its ``n_neighbors`` nearest neighbours (symmetrised) or to every point
+    within ``radius``, weighted by Euclidean length; Dijkstra's algorithm
+    (``scipy.sparse.csgraph.shortest_path``) gives all pairwise path lengths.
+    A disconnected graph is first joined by :func:`join_components`, so every distance
+    is finite. Duplicate points are joined by zero-length edges and have distance 0.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    n_neighbors : int, optional
+        Build the k-NN graph (1 <= k < n). Exactly one of ``n_neighbors`` and
+        ``radius`` must be given.
+    radius : float, optional
+        Build the epsilon-neighbourhood graph (> 0).
+
+    Returns
+    -------
+    D : ndarray of shape (n, n)
+        Symmetric, zero diagonal, finite, and never smaller than the Euclidean distance.
+
+    Notes
+    -----
+    Time :math:`O(n^2 \log n + n \cdot \mathrm{nnz})` for Dijkstra from every source;
+    memory one (n, n) result.
+    """
+    X = check_data(X, name="X", min_samples=2)
+    n = X.shape[0]
+    if (n_neighbors is None) == (radius is None):
+        raise ValueError("Give exactly one of n_neighbors (k-NN graph) or radius (epsilon graph).")
+    nn = NearestNeighbors()
+    nn.fit(X)
+    if n_neighbors is not None:
+        k = check_int(
+            n_neighbors,
+            "n_neighbors",
+            low=1,
+            high=n - 1,
+            high_hint=f"A point has at most n - 1 = {n - 1} neighbours; choose a smaller n_neighbors.",
+        )
+        dist, ind = nn.kneighbors(n_neighbors=k)
+        rows = np.repeat(np.arange(n), k)
+        cols = ind.ravel()
+    else:
+        r = check_positive(radius, "radius")
+        nbrs = nn.radius_neighbors(radius=r, return_distance=False)
+        rows = np.repeat(np.arange(n), [a.size for a in nbrs])
+        cols = np.concatenate(nbrs) if n else np.empty(0, int)
+    lo = np.minimum(rows, cols)
+    hi = np.maximum(rows, cols)
+    key = np.unique(lo.astype(np.int64) * n + hi)
+    lo, hi = key // n, key % n
+    d = _row_distances(X, lo, hi)
+    # built directly as CSR so that zero-length edges (duplicates) stay stored edges
+    G = sp.csr_matrix(
+        (np.concatenate([d, d]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
+    )
+    G = join_components(X, G)
+    D = shortest_path(G, method="D", directed=False)
+    np.fill_diagonal(D, 0.0)
+    return D

@@ -1,0 +1,235 @@
+r"""Kernels as similarities, and the two centerings the book uses everywhere.
+
+The book has one Gaussian convention,
+
+.. math:: k(x, y) = \exp\!\left(-\frac{\lVert x - y\rVert^2}{2\sigma^2}\right),
+
+and one centering matrix :math:`J = I - \frac{1}{n}\mathbf 1 \mathbf 1^\top`.
+:func:`center_kernel` and :func:`mds_kernel` apply :math:`J` on both sides without
+ever forming it: :math:`J K J = K - \mathbf r \mathbf 1^\top - \mathbf 1 \mathbf c^\top
++ g\,\mathbf 1 \mathbf 1^\top` with row means :math:`\mathbf r`, column means
+:math:`\mathbf c` and grand mean :math:`g`, which costs :math:`O(n^2)` time instead of
+the :math:`O(n^3)` of two matrix products.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics.pairwise import euclidean_distances
+
+from ._validation import check_data, check_positive, check_square
+
+__all__ = [
+    "linear_kernel",
+    "rbf_kernel",
+    "normalize_kernel",
+    "center_kernel",
+    "mds_kernel",
+    "squared_distances",
+]
+
+
+def _pair(X, Y):
+    X = check_data(X, name="X")
+    if Y is None:
+        return X, None
+    Y = check_data(Y, name="Y")
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"X has {X.shape[1]} features but Y has {Y.shape[1]}; both must describe points "
+            "in the same space."
+        )
+    return X, Y
+
+
+def linear_kernel(X, Y=None):
+    r"""Linear kernel :math:`K_{ij} = x_i^\top y_j`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    Y : array-like of shape (p, d), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    K : ndarray of shape (n, p)
+
+    Notes
+    -----
+    Time :math:`O(n p d)`, memory one (n, p) array.
+    """
+    X, Y = _pair(X, Y)
+    return X @ (X if Y is None else Y).T
+
+
+def squared_distances(X, Y=None):
+    r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`, clipped at zero.
+
+    Uses :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` (scikit-learn's
+    ``euclidean_distances``), so tiny negative round-off is clipped and the diagonal
+    is exactly zero when ``Y`` is omitted.
+
+    Returns
+    -------
+    D2 : ndarray of shape (n, p)
+
+    Notes
+    -----
+    Time :math:`O(n p d)`, memory one (n, p) array.
+    """
+    X, Y = _pair(X, Y)
+    D2 = euclidean_distances(X, Y, squared=True)
+    np.maximum(D2, 0.0, out=D2)
+    if Y is None:
+        np.fill_diagonal(D2, 0.0)
+    return D2
+
+
+def rbf_kernel(X, Y=None, *, sigma):
+    r"""Gaussian kernel :math:`\exp(-\lVert x_i - y_j\rVert^2 / (2\sigma^2))`.
+
+    This is the book's single convention; scikit-learn's ``gamma`` equals
+    :math:`1 / (2\sigma^2)`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    Y : array-like of shape (p, d), optional
+        Defaults to ``X``.
+    sigma : float
+        Bandwidth, > 0.
+
+    Returns
+    -------
+    K : ndarray of shape (n, p), entries in (0, 1], unit diagonal when ``Y`` is None.
+
+    Notes
+    -----
+    Time :math:`O(n p d)`, memory one (n, p) array (computed in place).
+    """
+    sigma = check_positive(sigma, "sigma")
+    K = squared_distances(X, Y)
+    K *= -1.0 / (2.0 * sigma**2)
+    np.exp(K, out=K)
+    return K
+
+
+def normalize_kernel(K):
+    r"""Normalise a kernel in feature space: :math:`K_{ij} / \sqrt{K_{ii} K_{jj}}`.
+
+    This is the Gram matrix of the unit vectors :math:`\phi(x)/\lVert\phi(x)\rVert`
+    (the cosine of the angle between feature vectors), so the result has a unit
+    diagonal and stays positive semi-definite when ``K`` is.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        A kernel matrix with a strictly positive diagonal.
+
+    Returns
+    -------
+    Kn : ndarray of shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        If a diagonal entry is <= 0 (a point mapped to the origin of feature space has
+        no direction to normalise).
+
+    Notes
+    -----
+    Time :math:`O(n^2)`, memory one (n, n) array.
+    """
+    K = check_square(K, name="K")
+    d = np.diag(K).copy()
+    if np.any(d <= 0):
+        bad = np.flatnonzero(d <= 0)
+        raise ValueError(
+            f"normalize_kernel needs a positive diagonal, but K[i, i] <= 0 for i in "
+            f"{bad[:5].tolist()}{'...' if bad.size > 5 else ''}; such a point sits at the "
+            "origin of feature space. Remove it (e.g. an all-zero row with a linear kernel) "
+            "or add a constant to the kernel."
+        )
+    s = 1.0 / np.sqrt(d)
+    Kn = K * s[:, None]
+    Kn *= s[None, :]
+    return Kn
+
+
+def center_kernel(K):
+    r"""Center a kernel in feature space: return :math:`J K J`.
+
+    Here :math:`J = I - \tfrac1n \mathbf 1\mathbf 1^\top` is the centering matrix.
+
+    :math:`(JKJ)_{ij} = K_{ij} - \bar K_{i\cdot} - \bar K_{\cdot j} + \bar K_{\cdot\cdot}`,
+    i.e. the Gram matrix of the feature vectors after their mean is subtracted
+    (eq. ``eq:center`` of the foundations chapter; the preprocessing formula of
+    Cristianini, Shawe-Taylor & Kandola (2001)).
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Any square matrix (symmetry is not required; :math:`J` is applied on both sides).
+
+    Returns
+    -------
+    Kc : ndarray of shape (n, n)
+
+    Notes
+    -----
+    Time :math:`O(n^2)` (two mean passes and one update pass); memory: one new
+    (n, n) array, never :math:`J` or a rank-one product.
+    """
+    K = check_square(K, name="K")
+    row = K.mean(axis=1)
+    col = K.mean(axis=0)
+    grand = row.mean()
+    Kc = K - row[:, None]
+    Kc -= col[None, :]
+    Kc += grand
+    return Kc
+
+
+def mds_kernel(M):
+    r"""Classical MDS: the kernel :math:`-\tfrac12 J M J` of a squared-distance matrix.
+
+    If :math:`M_{ij} = \lVert x_i - x_j\rVert^2` then :math:`-\tfrac12 JMJ` is the Gram
+    matrix of the centred points (eq. ``eq:mds`` of the foundations chapter); Bodó &
+    Csató (2010), Algorithm 1, step 3, apply it to cophenetic distances.
+
+    Parameters
+    ----------
+    M : array-like of shape (n, n)
+        Symmetric, non-negative, zero diagonal (a matrix of squared distances).
+
+    Returns
+    -------
+    K : ndarray of shape (n, n)
+        Positive semi-definite exactly when ``M`` is a Euclidean squared-distance matrix
+        (Schoenberg's theorem).
+
+    Raises
+    ------
+    ValueError
+        If ``M`` is not square, not finite, has negative entries or a non-zero diagonal.
+
+    Notes
+    -----
+    Time :math:`O(n^2)`, memory one (n, n) array (the centering of
+    :func:`center_kernel`, scaled in place).
+    """
+    M = check_square(M, name="M")
+    if M.size and M.min() < 0:
+        raise ValueError(
+            "M must hold (squared) distances, which are >= 0, but it has negative entries; "
+            "pass squared distances, not a kernel or similarity matrix."
+        )
+    if M.size and np.abs(np.diag(M)).max() > 0:
+        raise ValueError(
+            "M must have a zero diagonal (the distance of a point to itself); "
+            "set np.fill_diagonal(M, 0) if the non-zero values are round-off."
+        )
+    K = center_kernel(M)
+    K *= -0.5
+    return K

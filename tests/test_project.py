@@ -1,0 +1,67 @@
+"""Project-wide consistency: one repository URL, notebooks in the STYLE.md format."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def repo_url():
+    m = re.search(r"repository:\s*\n\s*url:\s*(\S+)", (ROOT / "_config.yml").read_text())
+    assert m, "_config.yml must set repository.url"
+    return m.group(1)
+
+
+def test_readme_badges_use_the_configured_repository():
+    url = repo_url()
+    slug = url.removeprefix("https://github.com/")
+    readme = (ROOT / "README.md").read_text()
+    assert f"mybinder.org/v2/gh/{slug}/" in readme
+    assert f"colab.research.google.com/github/{slug}/" in readme
+
+
+def test_every_toc_file_exists_and_every_notebook_is_in_the_toc():
+    toc = (ROOT / "_toc.yml").read_text()
+    files = re.findall(r"(?:root|file):\s*(\S+)", toc)
+    for f in files:
+        assert (ROOT / f).with_suffix(".md").exists() or (ROOT / f).with_suffix(".ipynb").exists(), f
+    for nb in NOTEBOOKS:
+        assert f"notebooks/{nb.stem}" in files, f"{nb.name} is not in _toc.yml"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_format(path):
+    nb = json.loads(path.read_text())
+    cells = nb["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    setup = "".join(code[0]["source"])
+    # the setup cell installs sslteach from the configured repository when it is missing
+    assert 'find_spec("sslteach") is None' in setup and f"git+{repo_url()}" in setup
+    text = "\n".join("".join(c["source"]) for c in cells)
+    labels = re.findall(r"```\{exercise\}\s*\n:label:\s*(\S+)", text)
+    assert len(labels) >= 4 and len(set(labels)) == len(labels)
+    chapter = int(path.name[:2])
+    assert all(re.fullmatch(rf"ch{chapter}-ex-[a-z0-9-]+", lab) for lab in labels), labels
+    # each gated solution is followed, after its solution-end, by a check cell
+    for lab in labels:
+        if f"solution-start}} {lab}" not in text:
+            continue
+        start = next(i for i, c in enumerate(cells) if f"solution-start}} {lab}" in "".join(c["source"]))
+        end = next(i for i in range(start, len(cells)) if "solution-end" in "".join(cells[i]["source"]))
+        inner_code = [c for c in cells[start:end] if c["cell_type"] == "code"]
+        assert all("solution" in c["metadata"].get("tags", []) for c in inner_code), lab
+        if inner_code:
+            nxt = cells[end + 1]
+            assert "check" in nxt["metadata"].get("tags", []), f"{lab}: no check cell after the solution"
+    # only timing cells may skip nbval's output comparison
+    for c in code:
+        if "nbval-ignore-output" in c["metadata"].get("tags", []):
+            assert "perf_counter" in "".join(c["source"]), "nbval-ignore-output is for timing cells only"
+    # committed with outputs, run top to bottom in one kernel
+    counts = [c["execution_count"] for c in code if "".join(c["source"]).strip()]
+    assert counts == list(range(1, len(counts) + 1))
+    assert not any(o["output_type"] == "error" for c in code for o in c.get("outputs", []))
