@@ -20,10 +20,12 @@ __all__ = [
 ]
 
 
-def check_data(X, *, name="X", accept_sparse=False, min_samples=1):
+def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
     """Return ``X`` as a finite 2-D float64 array (or sparse matrix when allowed).
 
-    A 1-D array is refused with the reshape hint scikit-learn users know.
+    A 1-D array is refused with the reshape hint scikit-learn users know. With
+    ``finite=False`` the caller promises to detect NaN/inf itself (e.g. from sums it
+    computes anyway) and to call :func:`check_data` again to raise the message.
     """
     if X is None:
         raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
@@ -42,7 +44,7 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1):
             X,
             accept_sparse=["csr", "csc"] if accept_sparse else False,
             dtype=np.float64,
-            ensure_all_finite=True,
+            ensure_all_finite=finite,
             ensure_min_samples=min_samples,
             input_name=name,
         )
@@ -59,13 +61,13 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1):
     return X
 
 
-def check_square(K, *, name="K", symmetric=False, accept_sparse=False, atol=1e-10):
+def check_square(K, *, name="K", symmetric=False, accept_sparse=False, atol=1e-10, finite=True):
     """Return ``K`` as a finite square float64 matrix; optionally require symmetry."""
     if K is None:
         raise ValueError(f"{name} is None; pass a square (n, n) matrix.")
     if not sp.issparse(K) and np.asarray(K).ndim != 2:
         raise ValueError(f"{name} must be a 2-D square matrix; got shape {np.shape(K)}.")
-    K = check_data(K, name=name, accept_sparse=accept_sparse)
+    K = check_data(K, name=name, accept_sparse=accept_sparse, finite=finite)
     if K.shape[0] != K.shape[1]:
         raise ValueError(
             f"{name} must be square; got shape {K.shape}. Pass the (n, n) matrix "

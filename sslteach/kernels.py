@@ -15,6 +15,7 @@ the :math:`O(n^3)` of two matrix products.
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg.blas import daxpy
 from sklearn.metrics.pairwise import euclidean_distances
 
 from ._validation import check_data, check_positive, check_square
@@ -178,17 +179,35 @@ def center_kernel(K):
 
     Notes
     -----
-    Time :math:`O(n^2)` (two mean passes and one update pass); memory: one new
-    (n, n) array, never :math:`J` or a rank-one product.
+    Time :math:`O(n^2)`: two matrix-vector products for the means, then two passes
+    that write the result; memory: one new (n, n) array, never :math:`J`.
     """
-    K = check_square(K, name="K")
-    row = K.mean(axis=1)
-    col = K.mean(axis=0)
+    return _double_center(check_square(K, name="K", finite=False), 1.0, "K")
+
+
+def _double_center(A, scale, name):
+    r"""``scale * J A J`` in two passes over one new array, never forming :math:`J`.
+
+    With row means :math:`r`, column means :math:`c` and grand mean :math:`g`,
+    :math:`(JAJ)_{ij} = A_{ij} - r_i - (c_j - g)`. The means are two BLAS
+    matrix-vector products; ``np.add.outer`` writes the scaled correction into the
+    result and BLAS ``daxpy`` adds ``scale * A`` to it in place. NaN or inf in ``A``
+    shows in the row means, which saves a separate finiteness pass.
+    """
+    n = A.shape[0]
+    if n == 0:
+        return np.zeros_like(A)
+    A = np.ascontiguousarray(A)
+    w = np.full(n, 1.0 / n)
+    row = A @ w
+    if not np.isfinite(row).all():
+        check_square(A, name=name)  # raises the NaN/inf message
+        raise ValueError(f"{name} has entries so large that their means overflow; rescale it.")
+    col = w @ A
     grand = row.mean()
-    Kc = K - row[:, None]
-    Kc -= col[None, :]
-    Kc += grand
-    return Kc
+    out = np.add.outer(-scale * row, -scale * (col - grand))
+    daxpy(A.ravel(), out.ravel(), a=scale)  # out += scale * A, in place
+    return out
 
 
 def mds_kernel(M):
@@ -217,10 +236,11 @@ def mds_kernel(M):
     Notes
     -----
     Time :math:`O(n^2)`, memory one (n, n) array (the centering of
-    :func:`center_kernel`, scaled in place).
+    :func:`center_kernel` with the factor -1/2 folded into its update pass).
     """
-    M = check_square(M, name="M")
-    if M.size and M.min() < 0:
+    M = check_square(M, name="M", finite=False)
+    if M.size and not M.min() >= 0:  # also catches NaN
+        check_square(M, name="M")
         raise ValueError(
             "M must hold (squared) distances, which are >= 0, but it has negative entries; "
             "pass squared distances, not a kernel or similarity matrix."
@@ -230,6 +250,4 @@ def mds_kernel(M):
             "M must have a zero diagonal (the distance of a point to itself); "
             "set np.fill_diagonal(M, 0) if the non-zero values are round-off."
         )
-    K = center_kernel(M)
-    K *= -0.5
-    return K
+    return _double_center(M, -0.5, "M")

@@ -162,7 +162,7 @@ def main(argv=None):
     )
     parser.add_argument("--require-browser", action="store_true", help="fail (not skip) without Chromium")
     args = parser.parse_args(argv)
-    html_root = Path(args.html)
+    html_root = Path(args.html).resolve()
     chromium = find_chromium()
     if chromium is None:
         msg = (

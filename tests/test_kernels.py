@@ -147,3 +147,13 @@ def test_mds_kernel_refuses_non_distances():
 def test_normalize_kernel_zero_diagonal():
     with pytest.raises(ValueError, match="positive diagonal"):
         normalize_kernel(linear_kernel(np.array([[0.0, 0.0], [1.0, 2.0]])))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_mds_and_center_refuse_nan_and_inf(bad):
+    M = np.array([[0.0, 1.0, 4.0], [1.0, 0.0, 1.0], [4.0, 1.0, 0.0]])
+    M[0, 2] = M[2, 0] = bad
+    with pytest.raises(ValueError, match="NaN"):
+        mds_kernel(M)
+    with pytest.raises(ValueError, match="NaN"):
+        center_kernel(M)
