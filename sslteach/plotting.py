@@ -121,6 +121,10 @@ def plot_points(X, y=None, *, ax=None, title=None, labels=None, s=12, unlabeled=
         ax.scatter(X[:, 0], X[:, 1], s=s, color=PALETTE[0])
     else:
         y = np.asarray(y)
+        if y.shape != (X.shape[0],):
+            raise ValueError(
+                f"y must hold one label per point: X has {X.shape[0]} points but y has shape {y.shape}."
+            )
         mask = y == unlabeled
         if mask.any():
             ax.scatter(X[mask, 0], X[mask, 1], s=s * 0.6, color="#BBBBBB", label="unlabelled", zorder=1)

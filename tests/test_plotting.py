@@ -53,5 +53,7 @@ def test_decision_regions_and_points():
     assert labels == ["unlabelled", "class 0", "class 1"]
     with pytest.raises(ValueError, match="2-D"):
         plot_points(np.ones((3, 3)))
+    with pytest.raises(ValueError, match="one label per point"):
+        plot_points(X, y[:-1])
     assert len(PALETTE) >= 8
     plt.close("all")
