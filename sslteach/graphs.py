@@ -27,6 +27,22 @@ from ._validation import check_data, check_int, check_positive, check_square
 __all__ = ["knn_graph", "normalized_laplacian", "geodesic_distances", "join_components"]
 
 
+def _check_n_neighbors(n_neighbors, n):
+    return check_int(
+        n_neighbors,
+        "n_neighbors",
+        low=1,
+        high=n - 1,
+        high_hint=f"A point has at most n - 1 = {n - 1} neighbours; choose a smaller n_neighbors.",
+    )
+
+
+def _undirected(rows, cols, n):
+    """Each undirected edge of the directed pairs (rows, cols) once, as (lo, hi) with lo < hi."""
+    key = np.unique(np.minimum(rows, cols).astype(np.int64) * n + np.maximum(rows, cols))
+    return key // n, key % n
+
+
 def _row_distances(X, rows, cols):
     """Exact Euclidean distances ``||X[rows] - X[cols]||`` computed pair by pair."""
     out = np.empty(rows.size)
@@ -99,19 +115,9 @@ def knn_graph(X, n_neighbors):
     """
     X = check_data(X, name="X", min_samples=2)
     n = X.shape[0]
-    k = check_int(
-        n_neighbors,
-        "n_neighbors",
-        low=1,
-        high=n - 1,
-        high_hint=f"A point has at most n - 1 = {n - 1} neighbours; choose a smaller n_neighbors.",
-    )
+    k = _check_n_neighbors(n_neighbors, n)
     rows, cols, h = _knn_edges(X, k)
-    # undirected edge set: keep each pair once as (min, max)
-    lo = np.minimum(rows, cols)
-    hi = np.maximum(rows, cols)
-    key = np.unique(lo.astype(np.int64) * n + hi)
-    lo, hi = key // n, key % n
+    lo, hi = _undirected(rows, cols, n)
     d = _row_distances(X, lo, hi)
     den = np.maximum(h[lo], h[hi]) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -253,13 +259,7 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
     nn = NearestNeighbors()
     nn.fit(X)
     if n_neighbors is not None:
-        k = check_int(
-            n_neighbors,
-            "n_neighbors",
-            low=1,
-            high=n - 1,
-            high_hint=f"A point has at most n - 1 = {n - 1} neighbours; choose a smaller n_neighbors.",
-        )
+        k = _check_n_neighbors(n_neighbors, n)
         dist, ind = nn.kneighbors(n_neighbors=k)
         rows = np.repeat(np.arange(n), k)
         cols = ind.ravel()
@@ -268,10 +268,7 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
         nbrs = nn.radius_neighbors(radius=r, return_distance=False)
         rows = np.repeat(np.arange(n), [a.size for a in nbrs])
         cols = np.concatenate(nbrs) if n else np.empty(0, int)
-    lo = np.minimum(rows, cols)
-    hi = np.maximum(rows, cols)
-    key = np.unique(lo.astype(np.int64) * n + hi)
-    lo, hi = key // n, key % n
+    lo, hi = _undirected(rows, cols, n)
     d = _row_distances(X, lo, hi)
     # built directly as CSR so that zero-length edges (duplicates) stay stored edges
     G = sp.csr_matrix(
