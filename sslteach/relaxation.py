@@ -186,10 +186,10 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     variant).
 
     Each threshold moves one point from -1 to +1, :math:`y' = y + 2e_p`, so
-    :math:`y'^\top K y' = y^\top K y + 4(Ky)_p + 4K_{pp}`: with the permuted matrix,
-    the quadratic forms of all thresholds are prefix sums of row sums and of
-    strict-lower-triangle row sums. Total cost :math:`O(m^2)` (a few passes over ``K``),
-    not the :math:`O(m^3)` of recomputing :math:`y^\top K y` for each threshold.
+    :math:`y'^\top K y' = y^\top K y + 4(Ky)_p + 4K_{pp}`, and :math:`(Ky)_p` follows
+    from a running sum of the rows already moved. Total cost :math:`O(m^2)` (one pass
+    over the rows of ``K``) and :math:`O(m)` extra memory, not the :math:`O(m^3)` of
+    recomputing :math:`y^\top K y` for every threshold. ``K_eval`` must be symmetric.
 
     Parameters
     ----------
@@ -223,15 +223,20 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     if m < 2:
         raise ValueError("A threshold sweep needs at least 2 points.")
     order = np.argsort(-v, kind="stable")
-    P = Ke[np.ix_(order, order)]
-    rowsum = P.sum(axis=1)
+    rowsum = Ke.sum(axis=1)
     total = rowsum.sum()
-    # s_i = sum_{b < i} P[i, b] (strict lower triangle row sums), via cumulative sums
-    lower = np.tril(P, -1).sum(axis=1)
-    # with S_i the i first points: 1_S' P 1 = cumsum(rowsum); 1_S' P 1_S = cumsum(2*lower + diag)
-    a = np.cumsum(rowsum)[:-1]
-    b = np.cumsum(2 * lower + np.diag(P))[:-1]
-    quad = total - 4 * a + 4 * b  # y' K y for y = 2*1_S - 1
+    # Moving point p_t to the +1 side: y_t = y_{t-1} + 2 e_{p_t}, hence
+    # y_t'Ky_t = y_{t-1}'Ky_{t-1} + 4 (K y_{t-1})_{p_t} + 4 K_{p_t p_t}, with
+    # (K y_{t-1})_{p_t} = 2 c_t - rowsum_{p_t} and c_t = sum_{s<t} K[p_t, p_s].
+    # c_t comes from one running sum of the rows already moved: O(m) per threshold.
+    c = np.empty(m - 1)
+    moved = np.zeros(m)
+    for t in range(m - 1):
+        p = order[t]
+        c[t] = moved[p]
+        moved += Ke[p]
+    p = order[: m - 1]
+    quad = total + np.cumsum(4 * (2 * c - rowsum[p]) + 4 * Ke[p, p])  # y = -1 gives y'Ky = 1'K1
     denom = m * np.linalg.norm(Ke)
     if denom == 0:
         raise ValueError("K_eval is the zero matrix; the criteria are undefined.")
