@@ -97,9 +97,10 @@ def cut_cost(K, y):
 def flip_costs(K, y):
     r"""Change in :math:`y^\top K y / \lVert K\rVert_F` when each single label is flipped.
 
-    Flipping :math:`y_i` changes :math:`y^\top K y` by :math:`-4 y_i (Ky)_i + 4K_{ii}`;
-    the paper quotes the leading term, :math:`2\sum_j y_j K_{ij}` per side of the
-    symmetric form. Returned: the exact change, vector of length m, in :math:`O(m^2)`.
+    Flipping :math:`y_i` changes :math:`y^\top K y` by :math:`-4 y_i (Ky)_i + 4K_{ii}`
+    (each pair :math:`(i, j)` appears twice in the double sum). The paper's cost,
+    :math:`2\sum_j y_j K_{ij}/\lVert K\rVert_F`, counts each pair once and drops the
+    diagonal. Returned: the exact change, a vector of length m, in :math:`O(m^2)`.
     """
     K = _kernel(K)
     y = _labels(y, K.shape[0])
