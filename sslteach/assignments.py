@@ -1,0 +1,690 @@
+"""Course assignments from the chapters' exercises: release student notebooks and grade submissions.
+
+Every chapter writes its exercises in one fixed format (``../shared/STYLE.md``)::
+
+    ```{exercise}                      markdown cell: the statement, label ch<N>-ex-<slug>
+    ```{solution-start} <label>        markdown cell: start of the gated solution (+ written solution)
+    ... code cells tagged ``solution`` and more markdown ...
+    ```{solution-end}                  markdown cell
+    code cell tagged ``check``         plain asserts that a correct answer passes
+
+Because the format is fixed, assignments are produced mechanically from the one master
+notebook, never by hand:
+
+``python -m sslteach.assignments release notebooks/01_spectral_clustering.ipynb --out DIR``
+    writes ``DIR/student/<name>.ipynb`` (solutions removed, statements and checks kept,
+    outputs cleared, setup cell kept) and ``DIR/instructor/<name>.ipynb`` (the same cells
+    with the solutions filled in). Both carry nbgrader cell metadata (schema 3).
+
+``python -m sslteach.assignments grade SUBMISSION.ipynb [...] [--csv F] [--json F]``
+    executes each submission in a fresh kernel with a per-cell timeout and reports, per
+    exercise, passed or failed with the assertion message and the points.
+
+The mapping to nbgrader (``NBGRADER_MAPPING`` below, also in ``book/instructors.md``):
+
+=====================================  ==========  ========  =====  ======  ==================
+cell                                   grade_id    solution  grade  locked  points
+=====================================  ==========  ========  =====  ======  ==================
+exercise statement                     <label>     no        no     yes     -
+written answer (markdown)              <label>-written  yes  yes    no      ``WRITTEN_POINTS``
+code answer (stub / solution)          <label>-code     yes  no     no      -
+check cell (asserts)                   <label>-check    no   yes    yes     ``CHECK_POINTS``
+=====================================  ==========  ========  =====  ======  ==================
+
+In the instructor copy the code answers are wrapped in ``### BEGIN SOLUTION`` /
+``### END SOLUTION``, so ``nbgrader generate_assignment`` produces the student version
+itself if an instructor prefers nbgrader's own tooling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import csv
+import hashlib
+import io
+import json
+import re
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "CHECK_POINTS",
+    "WRITTEN_POINTS",
+    "Exercise",
+    "ExerciseResult",
+    "GradeReport",
+    "parse_exercises",
+    "release",
+    "release_notebook",
+    "grade_notebook",
+    "main",
+]
+
+CHECK_POINTS = 1.0
+"""Points of an exercise's check cell (autograded: all or nothing)."""
+
+WRITTEN_POINTS = 1.0
+"""Points of a written (markdown) answer, graded by hand."""
+
+MANIFEST_KEY = "sslteach_assignment"
+NBGRADER_SCHEMA = 3
+
+_EXERCISE_RE = re.compile(r"```\{exercise\}[^\n]*\n(?::[^\n]*\n)*?:label:\s*(ch\d+-ex-[A-Za-z0-9-]+)")
+_SOLUTION_START_RE = re.compile(r"^\s*```\{solution-start\}\s*(\S+)\s*\n((?::[^\n]*\n)*)```[ \t]*\n?", re.S)
+_SOLUTION_END_RE = re.compile(r"^\s*```\{solution-end\}\s*\n?```")
+
+
+def _src(cell) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+@dataclass
+class Exercise:
+    """One exercise of a master notebook, located by cell indices."""
+
+    label: str
+    statement: int
+    solution_cells: list[int] = field(default_factory=list)  # all cells from solution-start to -end
+    code_cells: list[int] = field(default_factory=list)  # solution code cells (tag ``solution``)
+    written: str = ""  # the written (markdown) part of the solution
+    checks: list[int] = field(default_factory=list)  # check cells after the solution
+
+    @property
+    def autograded(self) -> bool:
+        return bool(self.checks)
+
+    @property
+    def has_written(self) -> bool:
+        return bool(self.written.strip()) or not self.code_cells
+
+
+def parse_exercises(nb) -> list[Exercise]:
+    """Locate every exercise, its solution cells and its check cells in a master notebook.
+
+    Raises ``ValueError`` (with the cell number) when the notebook breaks the format: a
+    solution without an exercise, a ``solution-start`` whose label is not the current
+    exercise, an untagged code cell inside a solution (it would leak into the release), a
+    ``solution`` tag outside a solution block, an unclosed solution, or a duplicated label.
+    """
+    exercises: list[Exercise] = []
+    current: Exercise | None = None
+    in_solution = False
+    for i, cell in enumerate(nb["cells"]):
+        src, tags, kind = _src(cell), _tags(cell), cell["cell_type"]
+        where = f"cell {i + 1} of the notebook"
+        if in_solution:
+            current.solution_cells.append(i)
+            if kind == "markdown" and _SOLUTION_END_RE.match(src):
+                in_solution = False
+            elif kind == "code":
+                if "check" in tags:
+                    raise ValueError(
+                        f"{where} is a check cell inside the solution of {current.label}; close the "
+                        "solution with a ```{solution-end} cell before its check."
+                    )
+                if "solution" not in tags:
+                    raise ValueError(
+                        f"{where} is a code cell inside the solution of {current.label} without the tag "
+                        "'solution'; tag it so the release can remove it."
+                    )
+                current.code_cells.append(i)
+            else:
+                current.written += "\n\n" + src
+            continue
+        if kind == "markdown":
+            m = _EXERCISE_RE.search(src)
+            if m:
+                if any(e.label == m.group(1) for e in exercises):
+                    raise ValueError(
+                        f"{where}: exercise label {m.group(1)} is used twice; labels must be unique."
+                    )
+                current = Exercise(label=m.group(1), statement=i)
+                exercises.append(current)
+                continue
+            m = _SOLUTION_START_RE.match(src)
+            if m:
+                if current is None or m.group(1) != current.label:
+                    expected = current.label if current else "none (no exercise above it)"
+                    raise ValueError(
+                        f"{where}: solution-start for {m.group(1)!r} but the current exercise is {expected}; "
+                        "each solution must follow its exercise."
+                    )
+                if current.solution_cells:
+                    raise ValueError(f"{where}: exercise {current.label} has a second solution block.")
+                in_solution = True
+                current.solution_cells.append(i)
+                current.written = src[m.end() :]
+                continue
+        elif kind == "code":
+            if "solution" in tags:
+                raise ValueError(
+                    f"{where} is tagged 'solution' but is not between solution-start and solution-end."
+                )
+            if "check" in tags:
+                if current is None:
+                    raise ValueError(f"{where} is tagged 'check' but no exercise precedes it.")
+                current.checks.append(i)
+                continue
+    if in_solution:
+        raise ValueError(
+            f"the solution of {current.label} has no solution-end; close it with ```{{solution-end}}."
+        )
+    return exercises
+
+
+_STATEMENT_RE = re.compile(r"```\{exercise\}.*?\n```[ \t]*(?:\n|$)", re.S)
+
+
+def _split_statement(src: str) -> tuple[str, str, str]:
+    """Split a markdown cell into (text before, the exercise directive, text after)."""
+    m = _STATEMENT_RE.search(src)
+    return src[: m.start()].strip(), src[m.start() : m.end()].rstrip(), src[m.end() :].strip()
+
+
+def _defined_names(code: str) -> dict[str, str]:
+    """Top-level names a solution cell defines, with a call signature for functions."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return {}
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            sig = f"({ast.unparse(node.args)})" if not isinstance(node, ast.ClassDef) else ""
+            names[node.name] = node.name + sig
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        names.setdefault(n.id, n.id)
+    return names
+
+
+def _used_names(code: str) -> set[str]:
+    try:
+        return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+    except SyntaxError:
+        return set()
+
+
+def _stub(label: str, solution: str, checks: list[str]) -> str:
+    used = set().union(*[_used_names(c) for c in checks]) if checks else set()
+    needed = [sig for name, sig in _defined_names(solution).items() if name in used]
+    lines = [f"# Exercise {label}: write your code in this cell, replacing the `raise` line."]
+    if needed:
+        lines.append("# The check cell below uses: " + ", ".join(needed))
+    lines.append(f'raise NotImplementedError("{label}: write your solution in this cell")')
+    return "\n".join(lines)
+
+
+WRITTEN_STUB = "**Your answer ({label}).** Write your derivation or explanation here (Markdown and LaTeX)."
+
+
+def _nbgrader(grade_id, *, solution=False, grade=False, locked=False, points=None) -> dict:
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": NBGRADER_SCHEMA,
+        "solution": solution,
+        "task": False,
+    }
+    if grade:
+        meta["points"] = points
+    return meta
+
+
+def _clean(cell):
+    cell = copy.deepcopy(cell)
+    if cell["cell_type"] == "code":
+        cell["outputs"] = []
+        cell["execution_count"] = None
+    cell.get("metadata", {}).pop("execution", None)
+    return cell
+
+
+def _new_cell(kind: str, source: str, cell_id: str, nbgrader: dict, tags=()) -> dict:
+    cell = {
+        "cell_type": kind,
+        "id": cell_id,
+        "metadata": {"nbgrader": nbgrader} if nbgrader else {},
+        "source": source,
+    }
+    if tags:
+        cell["metadata"]["tags"] = list(tags)
+    if kind == "code":
+        cell["outputs"], cell["execution_count"] = [], None
+    return cell
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
+    """Return ``(student, instructor)`` notebooks built from a master notebook (a dict).
+
+    Both have the same cells in the same order; they differ only in the answer cells
+    (stubs for the student, solutions for the instructor). The book-only solution
+    directives (``solution-start`` / ``solution-end``) are dropped from both.
+    """
+    exercises = parse_exercises(nb)
+    by_statement = {e.statement: e for e in exercises}
+    in_solution = {i: e for e in exercises for i in e.solution_cells}
+    check_of = {i: e for e in exercises for i in e.checks}
+    if not exercises:
+        raise ValueError(
+            f"{name} has no exercises in the book's format (```{{exercise}} with :label: chN-ex-...)."
+        )
+
+    student, instructor = [], []
+    manifest = []
+    for i, cell in enumerate(nb["cells"]):
+        if i in in_solution:
+            e = in_solution[i]
+            if i != e.solution_cells[0]:
+                continue  # emitted with the first cell of the block
+            checks = [_src(nb["cells"][j]) for j in e.checks]
+            if e.has_written:
+                gid = f"{e.label}-written"
+                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+                student.append(_new_cell("markdown", WRITTEN_STUB.format(label=e.label), f"{gid}", meta))
+                instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
+            for k, j in enumerate(e.code_cells):
+                gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
+                meta = _nbgrader(gid, solution=True)
+                sol = _src(nb["cells"][j])
+                student.append(_new_cell("code", _stub(e.label, sol, checks), gid, meta))
+                wrapped = f"### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
+                instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
+            continue
+        out = _clean(cell)
+        if i in by_statement:
+            e = by_statement[i]
+            before, statement, after = _split_statement(_src(cell))
+            if before:
+                plain = _new_cell("markdown", before, f"{e.label}-before", {})
+                student.append(plain)
+                instructor.append(copy.deepcopy(plain))
+            out["source"] = statement
+            out["metadata"]["nbgrader"] = _nbgrader(e.label, locked=True)
+            student.append(out)
+            instructor.append(copy.deepcopy(out))
+            if not e.solution_cells:  # an open exercise: give it a written answer cell
+                gid = f"{e.label}-written"
+                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+                stub = _new_cell("markdown", WRITTEN_STUB.format(label=e.label), gid, meta)
+                student.append(stub)
+                instructor.append(copy.deepcopy(stub))
+            if after:  # text that shares the cell (a Summary after the last exercise)
+                plain = _new_cell("markdown", after, f"{e.label}-after", {})
+                student.append(plain)
+                instructor.append(copy.deepcopy(plain))
+            continue
+        if i in check_of:
+            e = check_of[i]
+            k = e.checks.index(i)
+            gid = f"{e.label}-check" + (f"-{k + 1}" if k else "")
+            out["metadata"]["nbgrader"] = _nbgrader(gid, grade=True, locked=True, points=CHECK_POINTS)
+            out["id"] = gid
+        student.append(out)
+        instructor.append(copy.deepcopy(out))
+
+    for e in exercises:
+        checks = [_src(nb["cells"][j]) for j in e.checks]
+        manifest.append(
+            {
+                "label": e.label,
+                "checks": [
+                    {
+                        "grade_id": f"{e.label}-check" + (f"-{k + 1}" if k else ""),
+                        "source": s,
+                        "sha256": _sha(s),
+                    }
+                    for k, s in enumerate(checks)
+                ],
+                "auto_points": CHECK_POINTS * len(checks),
+                "manual_points": WRITTEN_POINTS if e.has_written else 0.0,
+            }
+        )
+
+    def finish(cells, role):
+        meta = copy.deepcopy(nb.get("metadata", {}))
+        meta[MANIFEST_KEY] = {"version": 1, "source": name, "role": role, "exercises": manifest}
+        return {
+            "cells": cells,
+            "metadata": meta,
+            "nbformat": 4,
+            "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
+        }
+
+    return finish(student, "student"), finish(instructor, "instructor")
+
+
+def release_notebook(path, out_dir) -> tuple[Path, Path]:
+    """Write ``out_dir/student/<name>.ipynb`` and ``out_dir/instructor/<name>.ipynb``."""
+    path, out_dir = Path(path), Path(out_dir)
+    if not path.is_file():
+        raise ValueError(
+            f"{path} does not exist; pass a chapter notebook such as notebooks/00_foundations.ipynb."
+        )
+    nb = json.loads(path.read_text())
+    student, instructor = release(nb, name=path.name)
+    written = []
+    for role, book in (("student", student), ("instructor", instructor)):
+        target = out_dir / role / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(book, indent=1, ensure_ascii=False) + "\n")
+        written.append(target)
+    return written[0], written[1]
+
+
+# --------------------------------------------------------------------------------------- grading
+
+
+@dataclass
+class CellOutcome:
+    index: int  # 1-based cell number in the executed notebook
+    grade_id: str | None
+    status: str  # "ok", "error", "timeout", "not run"
+    error: str = ""
+
+
+@dataclass
+class ExerciseResult:
+    label: str
+    kind: str  # "auto" (check cells) or "manual" (written answer)
+    status: str  # passed, failed, error, timeout, not run, missing, manual
+    points: float | None
+    max_points: float
+    message: str = ""
+
+
+@dataclass
+class GradeReport:
+    submission: str
+    exercises: list[ExerciseResult]
+    problems: list[str]
+
+    @property
+    def score(self) -> float:
+        return sum(r.points or 0.0 for r in self.exercises if r.kind == "auto")
+
+    @property
+    def max_auto(self) -> float:
+        return sum(r.max_points for r in self.exercises if r.kind == "auto")
+
+    def rows(self) -> list[dict]:
+        return [{"submission": self.submission, **asdict(r)} for r in self.exercises]
+
+    def as_dict(self) -> dict:
+        return {
+            "submission": self.submission,
+            "score": self.score,
+            "max_autograded": self.max_auto,
+            "exercises": [asdict(r) for r in self.exercises],
+            "problems": self.problems,
+        }
+
+
+def _error_text(outputs) -> str:
+    for out in outputs:
+        if out.get("output_type") == "error":
+            value = str(out.get("evalue", "")).strip().splitlines()
+            return f"{out.get('ename', 'Error')}: {value[0] if value else ''}".rstrip(": ")
+    return ""
+
+
+def _run(nb, cwd: Path, timeout: float, kernel_name: str) -> list[CellOutcome]:
+    """Execute ``nb`` in place cell by cell; errors, timeouts and a dying kernel are recorded."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    timeout_message = f"Timeout: the cell ran past the {timeout:g} s limit and was interrupted"
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name=kernel_name,
+        allow_errors=True,
+        interrupt_on_timeout=True,
+        error_on_timeout={"ename": "Timeout", "evalue": timeout_message},
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    outcomes: list[CellOutcome] = []
+    dead_at = None
+    with client.setup_kernel():
+        for i, cell in enumerate(nb.cells):
+            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if cell.cell_type != "code":
+                continue
+            if dead_at is not None:
+                outcomes.append(CellOutcome(i + 1, gid, "not run", f"the kernel died at cell {dead_at}"))
+                continue
+            start = time.monotonic()
+            try:
+                client.execute_cell(cell, i)
+            except DeadKernelError:
+                dead_at = i + 1
+                outcomes.append(CellOutcome(i + 1, gid, "error", "the kernel died (the cell crashed Python)"))
+                continue
+            except CellTimeoutError:  # the interrupt did not stop the cell
+                dead_at = i + 1
+                outcomes.append(CellOutcome(i + 1, gid, "timeout", "the cell could not be interrupted"))
+                continue
+            err = _error_text(cell.outputs)
+            timed_out = time.monotonic() - start >= timeout and err.startswith(
+                ("Timeout", "KeyboardInterrupt")
+            )
+            if timed_out:
+                outcomes.append(CellOutcome(i + 1, gid, "timeout", timeout_message))
+                # The interrupt raised KeyboardInterrupt in the kernel; wait until it is idle again.
+                probe = _probe(client)
+                if not probe:
+                    dead_at = i + 1
+            elif err:
+                outcomes.append(CellOutcome(i + 1, gid, "error", err))
+            else:
+                outcomes.append(CellOutcome(i + 1, gid, "ok"))
+    return outcomes
+
+
+def _probe(client) -> bool:
+    """Run an empty cell; True when the kernel answers (after an interrupted cell)."""
+    import nbformat
+
+    probe = nbformat.v4.new_code_cell("pass")
+    try:
+        client.execute_cell(probe, -1)
+    except Exception:
+        return False
+    return not _error_text(probe.outputs) or _error_text(probe.outputs).startswith("KeyboardInterrupt")
+
+
+def grade_notebook(
+    path, *, timeout: float = 120.0, reference=None, kernel_name: str = "python3"
+) -> GradeReport:
+    """Execute a submission in a fresh kernel and grade every exercise.
+
+    The exercises, their points and the original check cells come from the notebook's
+    assignment manifest (written by :func:`release`), taken from ``reference`` (the released
+    notebook) when given, else from the submission itself. A check cell the student edited
+    is restored from the manifest before execution; a deleted one scores 0 ("missing").
+    Nothing a submission does (raising, looping, crashing the kernel, deleting cells) stops
+    the grading: it is reported per exercise and in ``problems``.
+    """
+    import nbformat
+
+    path = Path(path)
+    try:
+        nb = nbformat.read(str(path), as_version=4)
+    except Exception as exc:  # not JSON, not a notebook
+        return GradeReport(path.name, [], [f"the submission could not be read as a notebook: {exc}"])
+    ref = nbformat.read(str(reference), as_version=4) if reference is not None else nb
+    manifest = ref.metadata.get(MANIFEST_KEY)
+    if not manifest:
+        raise ValueError(
+            f"{reference or path} has no {MANIFEST_KEY!r} metadata: it is not a notebook released by "
+            "`python -m sslteach.assignments release`; pass --reference with the released notebook."
+        )
+
+    problems: list[str] = []
+    cells_by_gid = {}
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid:
+            cells_by_gid.setdefault(gid, cell)
+    for ex in manifest["exercises"]:
+        for chk in ex["checks"]:
+            cell = cells_by_gid.get(chk["grade_id"])
+            if cell is not None and _sha(cell.source) != chk["sha256"]:
+                cell.source = chk["source"]
+                problems.append(f"{chk['grade_id']}: the check cell was edited; the original was restored")
+
+    run = _run(nb, path.parent, timeout, kernel_name)
+    outcomes = {o.grade_id: o for o in run if o.grade_id}
+    graded = {c["grade_id"] for ex in manifest["exercises"] for c in ex["checks"]}
+    for o in run:
+        if o.status != "ok" and o.grade_id not in graded and not (o.grade_id or "").endswith("-code"):
+            problems.append(f"cell {o.index}: {o.status}: {o.error}")
+
+    results = []
+    for ex in manifest["exercises"]:
+        label = ex["label"]
+        if ex["checks"]:
+            statuses, messages = [], []
+            for chk in ex["checks"]:
+                o = outcomes.get(chk["grade_id"])
+                if chk["grade_id"] not in cells_by_gid:
+                    statuses.append("missing")
+                    messages.append("the check cell was deleted")
+                elif o is None:
+                    statuses.append("not run")
+                    messages.append("the check cell was not executed")
+                elif o.status == "ok":
+                    statuses.append("passed")
+                elif o.status == "error" and o.error.startswith("AssertionError"):
+                    statuses.append("failed")
+                    messages.append(o.error)
+                else:
+                    statuses.append(o.status if o.status != "ok" else "error")
+                    messages.append(o.error)
+            answer = outcomes.get(f"{label}-code")
+            if answer is not None and answer.status != "ok":
+                messages.append(f"your answer cell: {answer.error}")
+            passed = all(s == "passed" for s in statuses)
+            status = "passed" if passed else next(s for s in statuses if s != "passed")
+            points = ex["auto_points"] if passed else 0.0
+            results.append(
+                ExerciseResult(label, "auto", status, points, ex["auto_points"], "; ".join(messages))
+            )
+        if ex["manual_points"]:
+            present = f"{label}-written" in cells_by_gid
+            results.append(
+                ExerciseResult(
+                    label,
+                    "manual",
+                    "manual" if present else "missing",
+                    None if present else 0.0,
+                    ex["manual_points"],
+                    "graded by hand" if present else "the written answer cell was deleted",
+                )
+            )
+    return GradeReport(path.name, results, problems)
+
+
+# --------------------------------------------------------------------------------------- output
+
+
+def format_table(reports: list[GradeReport]) -> str:
+    """A plain-text table: one row per exercise and kind, a total per submission."""
+    lines = []
+    for rep in reports:
+        lines.append(f"{rep.submission}: {rep.score:g} / {rep.max_auto:g} autograded points")
+        width = max([len(r.label) for r in rep.exercises] + [8])
+        lines.append(f"  {'exercise':<{width}}  {'kind':<6}  {'status':<8}  {'points':>9}  message")
+        for r in rep.exercises:
+            pts = ("?" if r.points is None else f"{r.points:g}") + f" / {r.max_points:g}"
+            row = f"  {r.label:<{width}}  {r.kind:<6}  {r.status:<8}  {pts:>9}  {r.message}"
+            lines.append(row.rstrip())
+        for p in rep.problems:
+            lines.append(f"  note: {p}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+CSV_FIELDS = ["submission", "label", "kind", "status", "points", "max_points", "message"]
+
+
+def write_csv(reports: list[GradeReport], target) -> None:
+    with open(target, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        for rep in reports:
+            for row in rep.rows():
+                w.writerow({k: ("" if row[k] is None else row[k]) for k in CSV_FIELDS})
+
+
+def write_json(reports: list[GradeReport], target) -> None:
+    Path(target).write_text(json.dumps([r.as_dict() for r in reports], indent=1) + "\n")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m sslteach.assignments",
+        description="Release student notebooks from the book's chapters and grade submissions.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    rel = sub.add_parser("release", help="write student and instructor copies of chapter notebooks")
+    rel.add_argument("notebooks", nargs="+", type=Path)
+    rel.add_argument(
+        "--out", required=True, type=Path, help="output directory (student/ and instructor/ inside)"
+    )
+    gr = sub.add_parser("grade", help="execute submissions and grade their exercises")
+    gr.add_argument("submissions", nargs="+", type=Path)
+    gr.add_argument("--timeout", type=float, default=120.0, help="seconds per cell (default 120)")
+    gr.add_argument(
+        "--reference", type=Path, help="the released student notebook (its checks are authoritative)"
+    )
+    gr.add_argument("--csv", type=Path, help="write one row per exercise to this CSV file")
+    gr.add_argument("--json", type=Path, help="write the full reports to this JSON file")
+    gr.add_argument("--kernel", default="python3", help="Jupyter kernel name (default python3)")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "release":
+            for nb in args.notebooks:
+                s, i = release_notebook(nb, args.out)
+                n = len(parse_exercises(json.loads(nb.read_text())))
+                print(f"{nb}: {n} exercises -> {s} (student), {i} (instructor)")
+            return 0
+        if args.timeout <= 0:
+            raise ValueError("--timeout must be a positive number of seconds.")
+        reports = [
+            grade_notebook(p, timeout=args.timeout, reference=args.reference, kernel_name=args.kernel)
+            for p in args.submissions
+        ]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    buf = io.StringIO()
+    buf.write(format_table(reports))
+    print(buf.getvalue())
+    if args.csv:
+        write_csv(reports, args.csv)
+    if args.json:
+        write_json(reports, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,455 @@
+"""Release and grading of assignments (``sslteach.assignments``).
+
+Every chapter notebook is released and graded here: the student copy leaks no solution,
+keeps every check, validates as nbgrader metadata and runs up to its first stub; the
+instructor copy earns full marks; a copy with one wrong answer fails exactly that
+exercise. A small synthetic assignment covers raising, looping and crashing cells.
+"""
+
+import copy
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from sslteach import assignments as asg
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+# One deliberately wrong answer per chapter: (exercise label, code that replaces its answer).
+# A new chapter must add an entry here (test_every_chapter_has_a_wrong_answer enforces it).
+WRONG_ANSWERS = {
+    "00_foundations": (
+        "ch0-ex-center-test",  # forgets the grand mean
+        "def center_test_kernel(K_test, K_train):\n"
+        "    return K_test - K_test.mean(1)[:, None] - K_train.mean(0)[None, :]",
+    ),
+    "01_spectral_clustering": (
+        "ch1-ex-kp-effect",  # forgets the square
+        "def kp_gain(y, z, C0):\n    return C0 * float(z @ y)",
+    ),
+}
+
+
+def _text(cell) -> str:
+    s = cell["source"]
+    return "".join(s) if isinstance(s, list) else s
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    out = tmp_path_factory.mktemp("released")
+    paths = {nb.stem: asg.release_notebook(nb, out) for nb in CHAPTERS}
+    return out, paths
+
+
+def test_every_chapter_has_a_wrong_answer():
+    assert CHAPTERS, "no chapter notebooks found"
+    assert {nb.stem for nb in CHAPTERS} <= set(WRONG_ANSWERS), "add a wrong answer for the new chapter"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_release_leaks_no_solution_and_keeps_checks(chapter, released):
+    out, paths = released
+    student_path, _ = paths[chapter.stem]
+    master = json.loads(chapter.read_text())
+    student = json.loads(student_path.read_text())
+    raw = student_path.read_text()
+    flat = "\n".join(_text(c) for c in student["cells"])
+    student_lines = {ln.strip() for ln in flat.splitlines()}
+    exercises = asg.parse_exercises(master)
+    assert len(exercises) >= 4
+
+    solution_idx = {i for e in exercises for i in e.solution_cells}
+    # Lines that also occur outside the solutions (chapter text, checks) may legitimately remain.
+    public = {
+        ln.strip()
+        for i, c in enumerate(master["cells"])
+        if i not in solution_idx
+        for ln in _text(c).splitlines()
+    }
+    for e in exercises:
+        for i in e.solution_cells:
+            src = _text(master["cells"][i])
+            if re.match(r"\s*```\{solution-(start|end)\}", src) and len(src.splitlines()) <= 3:
+                continue
+            assert src not in flat and json.dumps(src)[1:-1] not in raw, (
+                f"{e.label}: solution cell {i} leaked"
+            )
+            for line in src.splitlines():
+                line = line.strip()
+                if len(line) >= 12 and line not in public and not line.startswith(("```", ":class:")):
+                    assert line not in student_lines, f"{e.label}: solution line leaked: {line!r}"
+        assert "solution-start" not in flat and "solution-end" not in flat
+        for j in e.checks:  # every check cell kept verbatim, locked and worth points
+            kept = [c for c in student["cells"] if _text(c) == _text(master["cells"][j])]
+            assert len(kept) == 1
+            meta = kept[0]["metadata"]["nbgrader"]
+            assert meta["grade"] and meta["locked"] and meta["points"] > 0
+    code = [c for c in student["cells"] if c["cell_type"] == "code"]
+    assert all(c["outputs"] == [] and c["execution_count"] is None for c in code)
+    assert _text(code[0]) == _text(next(c for c in master["cells"] if c["cell_type"] == "code"))  # setup kept
+    stubs = [c for c in code if c["metadata"].get("nbgrader", {}).get("solution")]
+    assert len(stubs) == sum(len(e.code_cells) for e in exercises)
+    assert all("raise NotImplementedError" in _text(c) for c in stubs)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_released_copies_pass_nbgrader_validation(chapter, released):
+    from nbgrader.nbgraderformat import MetadataValidator
+
+    _, paths = released
+    for path in paths[chapter.stem]:
+        nb = nbformat.read(str(path), as_version=4)
+        nbformat.validate(nb)
+        MetadataValidator().validate_nb(nb)
+        ids = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells if "nbgrader" in c.metadata]
+        assert len(ids) == len(set(ids)), "grade_ids must be unique"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, released, tmp_path):
+    """nbgrader itself turns our instructor copy into a student copy with the same cells."""
+    _, paths = released
+    student, instructor = paths[chapter.stem]
+    (tmp_path / "source" / "hw").mkdir(parents=True)
+    (tmp_path / "source" / "hw" / instructor.name).write_bytes(instructor.read_bytes())
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.CourseDirectory.course_id = "sslteach"\n'
+    )
+    nbgrader = Path(sys.executable).with_name("nbgrader")
+    res = subprocess.run(
+        [str(nbgrader), "generate_assignment", "hw", "--force"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    theirs = nbformat.read(str(tmp_path / "release" / "hw" / instructor.name), as_version=4)
+    ours = nbformat.read(str(student), as_version=4)
+    assert len(theirs.cells) == len(ours.cells)
+    for a, b in zip(theirs.cells, ours.cells, strict=True):
+        ga, gb = (c.metadata.get("nbgrader", {}).get("grade_id") for c in (a, b))
+        assert ga == gb
+        if b.metadata.get("nbgrader", {}).get("solution"):
+            assert (
+                "BEGIN SOLUTION" not in a.source
+                and "NotImplementedError" in a.source
+                or a.cell_type == "markdown"
+            )
+        else:
+            assert a.source == b.source
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_student_copy_runs_up_to_its_first_stub(chapter, released):
+    _, paths = released
+    student = nbformat.read(str(paths[chapter.stem][0]), as_version=4)
+    first = next(
+        i
+        for i, c in enumerate(student.cells)
+        if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"
+    )
+    student.cells = student.cells[: first + 1]
+    outcomes = asg._run(student, paths[chapter.stem][0].parent, timeout=300, kernel_name="python3")
+    assert [o.status for o in outcomes[:-1]] == ["ok"] * (len(outcomes) - 1), [
+        o for o in outcomes if o.status != "ok"
+    ]
+    assert outcomes[-1].status == "error" and outcomes[-1].error.startswith("NotImplementedError")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_grading_instructor_copy_full_marks_and_one_wrong_answer(chapter, released, tmp_path):
+    _, paths = released
+    student, instructor = paths[chapter.stem]
+    report = asg.grade_notebook(instructor, timeout=300)
+    auto = [r for r in report.exercises if r.kind == "auto"]
+    assert auto and all(r.status == "passed" for r in auto), [r for r in auto if r.status != "passed"]
+    assert report.score == report.max_auto > 0
+    assert report.problems == []
+
+    label, wrong = WRONG_ANSWERS[chapter.stem]
+    nb = nbformat.read(str(instructor), as_version=4)
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{label}-code")
+    cell.source = wrong
+    submission = instructor.parent / f"wrong_{instructor.name}"
+    nbformat.write(nb, str(submission))
+    report = asg.grade_notebook(submission, timeout=300, reference=student)
+    failed = {r.label for r in report.exercises if r.kind == "auto" and r.status != "passed"}
+    assert failed == {label}
+    bad = next(r for r in report.exercises if r.label == label and r.kind == "auto")
+    assert bad.status == "failed" and bad.points == 0 and bad.message.startswith("AssertionError")
+    assert report.score == report.max_auto - bad.max_points
+
+
+# ----------------------------------------------------------------------- a small synthetic course
+
+
+def _md(src):
+    return nbformat.v4.new_markdown_cell(src)
+
+
+def _code(src, *tags):
+    cell = nbformat.v4.new_code_cell(src)
+    if tags:
+        cell.metadata["tags"] = list(tags)
+    return cell
+
+
+def _exercise(label, text, solution, check):
+    return [
+        _md(f"```{{exercise}}\n:label: {label}\n{text}\n```"),
+        _md(f"```{{solution-start}} {label}\n:class: dropdown\n```\nThe written part of {label}."),
+        _code(solution, "solution"),
+        _md("```{solution-end}\n```"),
+        _code(check, "check"),
+    ]
+
+
+def _master():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        _md("# A tiny chapter"),
+        _code("import time\nbase = 1"),
+        *_exercise(
+            "ch9-ex-double",
+            "Write `double(v)`.",
+            "def double(v):\n    return 2 * v",
+            'assert double(2) == 4, "double(2) should be 4"',
+        ),
+        *_exercise(
+            "ch9-ex-half", "Write `half(v)`.", "def half(v):\n    return v / 2", "assert half(4) == 2"
+        ),
+        *_exercise(
+            "ch9-ex-triple", "Write `triple(v)`.", "def triple(v):\n    return 3 * v", "assert triple(2) == 6"
+        ),
+        _md("```{exercise}\n:label: ch9-ex-open\n*Open.* Discuss.\n```\n\n## Summary\n\nDone."),
+    ]
+    return nb
+
+
+@pytest.fixture()
+def tiny(tmp_path):
+    master = tmp_path / "09_tiny.ipynb"
+    nbformat.write(_master(), str(master))
+    student, instructor = asg.release_notebook(master, tmp_path / "out")
+    return student, instructor
+
+
+def _edit(path, target, edit):
+    nb = nbformat.read(str(path), as_version=4)
+    edit(nb)
+    out = path.parent / target
+    nbformat.write(nb, str(out))
+    return out
+
+
+def _answer(nb, label):
+    return next(
+        i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == f"{label}-code"
+    )
+
+
+def _by(report):
+    return {r.label: r for r in report.exercises if r.kind == "auto"}
+
+
+def test_tiny_release_structure(tiny):
+    student, instructor = tiny
+    s = nbformat.read(str(student), as_version=4)
+    ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in s.cells]
+    assert ids[:7] == [
+        None,
+        None,
+        "ch9-ex-double",
+        "ch9-ex-double-written",
+        "ch9-ex-double-code",
+        "ch9-ex-double-check",
+        "ch9-ex-half",
+    ]
+    assert ids[-3:] == ["ch9-ex-open", "ch9-ex-open-written", None]  # the summary after the answer
+    assert s.cells[-1].source.startswith("## Summary")
+    assert "double(v)" in s.cells[4].source and "2 * v" not in json.dumps(s)
+    assert "written part" not in json.dumps(s)
+    manifest = s.metadata[asg.MANIFEST_KEY]
+    assert [e["label"] for e in manifest["exercises"]] == [
+        "ch9-ex-double",
+        "ch9-ex-half",
+        "ch9-ex-triple",
+        "ch9-ex-open",
+    ]
+    assert manifest["exercises"][-1]["auto_points"] == 0 and manifest["exercises"][-1]["manual_points"] > 0
+
+
+def test_grading_reports_raise_timeout_and_wrong_answer_and_grades_the_rest(tiny):
+    student, instructor = tiny
+
+    def edit(nb):
+        nb.cells.insert(2, _code('raise RuntimeError("student code crashed")'))
+        nb.cells[_answer(nb, "ch9-ex-double")].source = "def double(v):\n    return v + 1"
+        nb.cells[_answer(nb, "ch9-ex-half")].source = "while True:\n    pass"
+
+    sub = _edit(instructor, "sub.ipynb", edit)
+    report = asg.grade_notebook(sub, timeout=3, reference=student)
+    res = _by(report)
+    assert res["ch9-ex-double"].status == "failed" and "double(2) should be 4" in res["ch9-ex-double"].message
+    assert res["ch9-ex-half"].status == "error" and "NameError" in res["ch9-ex-half"].message
+    assert "Timeout" in res["ch9-ex-half"].message  # the answer cell's own fate
+    assert res["ch9-ex-triple"].status == "passed" and res["ch9-ex-triple"].points == 1
+    assert any("RuntimeError: student code crashed" in p for p in report.problems)
+    assert report.score == 1 and report.max_auto == 3
+
+
+def test_grading_restores_edited_checks_and_reports_deleted_ones(tiny):
+    student, instructor = tiny
+
+    def edit(nb):
+        nb.cells[_answer(nb, "ch9-ex-double")].source = "def double(v):\n    return 0"
+        chk = next(
+            c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch9-ex-double-check"
+        )
+        chk.source = "assert True"  # a student 'fixes' the check
+        nb.cells = [
+            c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") != "ch9-ex-triple-check"
+        ]
+
+    report = asg.grade_notebook(_edit(instructor, "sub.ipynb", edit), timeout=30, reference=student)
+    res = _by(report)
+    assert res["ch9-ex-double"].status == "failed"
+    assert any("ch9-ex-double-check" in p and "restored" in p for p in report.problems)
+    assert res["ch9-ex-triple"].status == "missing" and res["ch9-ex-triple"].points == 0
+    assert res["ch9-ex-half"].status == "passed"
+
+
+def test_grading_survives_a_dying_kernel(tiny):
+    student, instructor = tiny
+
+    def edit(nb):
+        nb.cells[_answer(nb, "ch9-ex-half")].source = "import os\nos._exit(1)"
+
+    report = asg.grade_notebook(_edit(instructor, "sub.ipynb", edit), timeout=30, reference=student)
+    res = _by(report)
+    assert res["ch9-ex-double"].status == "passed"
+    assert res["ch9-ex-half"].status == "not run" and res["ch9-ex-triple"].status == "not run"
+    assert "died" in res["ch9-ex-triple"].message
+
+
+def test_grading_an_unreadable_submission_is_reported(tmp_path, tiny):
+    bad = tmp_path / "broken.ipynb"
+    bad.write_text("{not json")
+    report = asg.grade_notebook(bad, reference=tiny[0])
+    assert report.exercises == [] and "could not be read" in report.problems[0]
+
+
+def test_cli_release_and_grade_write_table_csv_and_json(tiny, tmp_path):
+    student, instructor = tiny
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sslteach.assignments",
+            "grade",
+            str(instructor),
+            str(student),
+            "--timeout",
+            "30",
+            "--csv",
+            str(tmp_path / "g.csv"),
+            "--json",
+            str(tmp_path / "g.json"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "09_tiny.ipynb: 3 / 3 autograded points" in res.stdout
+    assert "09_tiny.ipynb: 0 / 3 autograded points" in res.stdout
+    rows = list(csv.DictReader(open(tmp_path / "g.csv")))
+    assert len(rows) == 2 * 7 and {r["status"] for r in rows} >= {"passed", "error", "manual"}
+    data = json.loads((tmp_path / "g.json").read_text())
+    assert [d["score"] for d in data] == [3, 0]
+
+
+def test_bad_masters_and_submissions_raise_clear_errors(tmp_path):
+    nb = _master()
+    leaky = copy.deepcopy(nb)
+    leaky.cells[4].metadata["tags"] = []  # untagged code in a solution
+    with pytest.raises(ValueError, match="without the tag 'solution'"):
+        asg.parse_exercises(leaky)
+    unclosed = copy.deepcopy(nb)
+    del unclosed.cells[5]
+    with pytest.raises(ValueError, match="check cell inside the solution of ch9-ex-double"):
+        asg.parse_exercises(unclosed)
+    unclosed.cells = unclosed.cells[:5]
+    with pytest.raises(ValueError, match="no solution-end"):
+        asg.parse_exercises(unclosed)
+    orphan = copy.deepcopy(nb)
+    orphan.cells.insert(1, _md("```{solution-start} ch9-ex-nothing\n:class: dropdown\n```"))
+    with pytest.raises(ValueError, match="each solution must follow its exercise"):
+        asg.parse_exercises(orphan)
+    with pytest.raises(ValueError, match="has no exercises"):
+        asg.release(nbformat.v4.new_notebook(cells=[_md("# nothing")]))
+    plain = tmp_path / "plain.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), str(plain))
+    with pytest.raises(ValueError, match="not a notebook released"):
+        asg.grade_notebook(plain)
+    assert asg.main(["grade", str(plain)]) == 2
+    with pytest.raises(ValueError, match="does not exist"):
+        asg.release_notebook(tmp_path / "missing.ipynb", tmp_path)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_setup_cell_installs_the_package_in_a_fresh_venv(chapter, tmp_path):
+    """The setup cell installs sslteach where it is missing (Colab) and does nothing otherwise.
+
+    The fresh virtual environment has no sslteach; its other dependencies are borrowed from
+    the tested environment through a ``.pth`` file (so the test runs offline), and the
+    repository URL in the cell is pointed at this checkout, which pip installs from source.
+    """
+    import site
+    import venv
+
+    setup = _text(next(c for c in json.loads(chapter.read_text())["cells"] if c["cell_type"] == "code"))
+    url = "git+https://github.com/sslteach/sslteach"
+    assert url in setup
+    env_dir = tmp_path / "fresh"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    purelib = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(purelib, "tested-deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    probe = "import importlib.util; print(importlib.util.find_spec('sslteach') is None)"
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(PIP_NO_INDEX="1", PIP_NO_BUILD_ISOLATION="0", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    before = subprocess.run([str(py), "-c", probe], cwd=workdir, capture_output=True, text=True, env=env)
+    assert before.stdout.strip() == "True"  # really missing
+    source = tmp_path / "checkout"  # a copy, so the build leaves no build/ folder in the repository
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "sslteach", source / "sslteach", ignore=shutil.ignore_patterns("__pycache__"))
+    cell = setup.replace(url, source.as_uri()) + "\nimport sslteach\nprint(sslteach.__file__)\n"
+    run = subprocess.run(
+        [str(py), "-c", cell], cwd=workdir, capture_output=True, text=True, env=env, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip().splitlines()[-1].startswith(str(env_dir))  # installed into the fresh venv
+    again = subprocess.run(
+        [str(py), "-c", cell], cwd=workdir, capture_output=True, text=True, env=env, timeout=300
+    )
+    assert (
+        again.returncode == 0 and "Processing" not in again.stdout + again.stderr
+    )  # second run: nothing to do
