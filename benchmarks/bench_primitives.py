@@ -53,24 +53,30 @@ def main():
     t_fast, B = best_of(lambda: center_kernel(K), args.repeat)
     err = np.abs(A - B).max() / np.abs(A).max()
     assert err < 1e-10, err
-    print(f"center_kernel, n={n}: explicit J@K@J {t_exp:.3f} s, center_kernel {t_fast:.4f} s, "
-          f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})")
+    print(
+        f"center_kernel, n={n}: explicit J@K@J {t_exp:.3f} s, center_kernel {t_fast:.4f} s, "
+        f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})"
+    )
 
     M = squared_distances(X)
     t_exp, A = best_of(lambda: -0.5 * (J @ M @ J), args.repeat)
     t_fast, B = best_of(lambda: mds_kernel(M), args.repeat)
     err = np.abs(A - B).max() / np.abs(A).max()
     assert err < 1e-10, err
-    print(f"mds_kernel,    n={n}: explicit -J@M@J/2 {t_exp:.3f} s, mds_kernel {t_fast:.4f} s, "
-          f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})")
+    print(
+        f"mds_kernel,    n={n}: explicit -J@M@J/2 {t_exp:.3f} s, mds_kernel {t_fast:.4f} s, "
+        f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})"
+    )
 
     t_sk, G = best_of(lambda: kneighbors_graph(X, args.k, mode="distance"), args.repeat)
     t_ours, W = best_of(lambda: knn_graph(X, args.k), args.repeat)
     # same neighbourhoods: every k-NN edge of scikit-learn is an edge of ours
     Gs = G.maximum(G.T)
     assert (Gs != 0).astype(int).sum() == (W != 0).astype(int).sum()
-    print(f"knn_graph,     n={n}, d={args.d}, k={args.k}: kneighbors_graph {t_sk:.4f} s, "
-          f"knn_graph {t_ours:.4f} s, ratio knn_graph / kneighbors_graph {t_ours / t_sk:.2f}")
+    print(
+        f"knn_graph,     n={n}, d={args.d}, k={args.k}: kneighbors_graph {t_sk:.4f} s, "
+        f"knn_graph {t_ours:.4f} s, ratio knn_graph / kneighbors_graph {t_ours / t_sk:.2f}"
+    )
 
 
 if __name__ == "__main__":

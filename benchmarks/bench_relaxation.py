@@ -48,8 +48,10 @@ def main():
         t2 = time.perf_counter()
         err = np.abs(fast - slow).max() / np.abs(slow).max()
         assert err < 1e-9, err
-        print(f"threshold_sweep m={args.m} ({criterion}): naive {t2 - t1:.2f} s, sweep {t1 - t0:.3f} s, "
-              f"ratio {(t2 - t1) / (t1 - t0):.0f}x, max relative difference {err:.1e}")
+        print(
+            f"threshold_sweep m={args.m} ({criterion}): naive {t2 - t1:.2f} s, sweep {t1 - t0:.3f} s, "
+            f"ratio {(t2 - t1) / (t1 - t0):.0f}x, max relative difference {err:.1e}"
+        )
 
 
 if __name__ == "__main__":

@@ -113,6 +113,11 @@ def knn_graph(X, n_neighbors):
     **Cost.** One k-nearest-neighbour query (a tree in low dimension, brute force in
     high), plus :math:`O(nkd)` for the weights; memory :math:`O(nk)`.
     """
+    return _knn_graph_and_h(X, n_neighbors)[0]
+
+
+def _knn_graph_and_h(X, n_neighbors):
+    """``knn_graph`` and the exact k-th neighbour distances h (reused by out-of-sample extensions)."""
     X = check_data(X, name="X", min_samples=2)
     n = X.shape[0]
     k = _check_n_neighbors(n_neighbors, n)
@@ -125,7 +130,7 @@ def knn_graph(X, n_neighbors):
     W = sp.coo_matrix(
         (np.concatenate([w, w]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
     ).tocsr()
-    return W
+    return W, h
 
 
 def normalized_laplacian(W):

@@ -1,0 +1,425 @@
+r"""Spectral kernels of the normalised graph Laplacian: Liu, Qian, Cui & Liu (2009), Chapter 3.
+
+The transductive spectral kernel (TSK) keeps the eigenvectors :math:`v_1..v_m` of the
+:math:`m` smallest eigenvalues of :math:`\mathcal L = I - D^{-1/2}WD^{-1/2}` and learns
+their weights :math:`\mu` by the linear program (14)
+
+.. math::  \min_{\mu,\xi}\ \lambda^\top\mu + \beta\,\mathbf 1^\top\xi \quad\text{s.t.}\quad
+           T\mu \ge \mathbf 1 - \xi,\ \ \mu_t \ge \eta\,\mu_{t+1},\ \ \mu\ge0,\ \ \xi\ge0,
+
+with :math:`T_{it} = v_{it}\sum_j e_{ij}v_{jt}` over the labelled pairs (:math:`e_{ij} = +1`
+for the same label, :math:`-1` for different labels). The kernel is
+:math:`K = \sum_t \mu_t v_tv_t^\top`; a point is classified by eq. (5),
+:math:`\arg\max_k \sum_{y_j = k}K_{ij}`, and a new point by the Nyström extension (17)–(19).
+
+Labels follow scikit-learn's semi-supervised convention: one entry per point, ``-1`` for
+unlabelled, any other value a class.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+from scipy.sparse.linalg import eigsh, spsolve
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.neighbors import NearestNeighbors
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_data, check_int, check_positive, check_square
+from .graphs import _knn_graph_and_h
+
+__all__ = [
+    "DENSE_EIGEN_LIMIT",
+    "laplacian_eigenpairs",
+    "tsk_constraint_matrix",
+    "tsk_linear_program",
+    "solve_tsk",
+    "regularized_spectral_kernel",
+    "harmonic_function",
+    "consistency_method",
+    "TransductiveSpectralKernel",
+]
+
+DENSE_EIGEN_LIMIT = 2000
+"""Below this many points the eigenpairs come from a dense ``eigh``; above, from ``eigsh``."""
+
+_ONE_TOL = 1e-8  # |lambda - 1| below this counts as an eigenvalue equal to 1
+
+
+def _check_labels(y, n=None, *, need_two=True):
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D (one entry per point, -1 for unlabelled); got shape {y.shape}.")
+    if n is not None and y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} entries but there are {n} points; pass one label per point.")
+    labeled = y != -1
+    if not labeled.any():
+        raise ValueError("y has no labelled point (every entry is -1); label at least one point per class.")
+    classes, codes = np.unique(y[labeled], return_inverse=True)
+    if need_two and classes.size < 2:
+        raise ValueError(
+            f"y has labelled points of one class only ({classes[0]!r}); the hinge loss of eq. (11) "
+            "needs differently labelled pairs: label at least one point of another class."
+        )
+    return labeled, classes, codes
+
+
+def laplacian_eigenpairs(W, n_components, *, exclude_one=True, random_state=0):
+    r"""The ``n_components`` smallest eigenpairs of :math:`\mathcal L = I - D^{-1/2}WD^{-1/2}`.
+
+    Parameters
+    ----------
+    W : sparse matrix or array of shape (n, n)
+        Symmetric, non-negative weights with no isolated vertex.
+    n_components : int
+        m, with 1 <= m < n.
+    exclude_one : bool, default True
+        Skip eigenvalues equal to 1 (to 1e-8): the out-of-sample formula (17) divides by
+        :math:`1 - \lambda_t` (Step 2 of the paper's Table 1).
+    random_state : int
+        Seeds the start vector of ``eigsh``.
+
+    Returns
+    -------
+    eigvals : ndarray of shape (m,), ascending, in [0, 2]
+    eigvecs : ndarray of shape (n, m), orthonormal columns
+
+    Notes
+    -----
+    Up to ``DENSE_EIGEN_LIMIT`` points a dense ``eigh``. Above, ``eigsh`` finds the
+    *largest* eigenvalues of :math:`S = D^{-1/2}WD^{-1/2}` (:math:`\lambda = 1 - s`), which
+    needs only sparse products with :math:`S` (no factorisation), :math:`O(\mathrm{nnz})` each.
+    A disconnected graph has one zero eigenvalue per component; its eigenvectors then span
+    the component indicators (scaled by :math:`\sqrt d`) in an arbitrary basis.
+    """
+    W = check_square(W, name="W", symmetric=True, accept_sparse=True)
+    n = W.shape[0]
+    m = check_int(n_components, "n_components", low=1, high=n - 1, high_hint=f"The graph has {n} vertices.")
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    if np.any(deg <= 0):
+        raise ValueError(
+            f"W has {int(np.sum(deg <= 0))} isolated vertices (degree 0); the normalised Laplacian is "
+            "undefined there. Increase n_neighbors or remove duplicate-free outliers."
+        )
+    s = 1.0 / np.sqrt(deg)
+    Wsp = sp.csr_matrix(W)
+    if Wsp.min() < 0:
+        raise ValueError("W must have non-negative weights (a similarity graph).")
+    S = sp.diags(s) @ Wsp @ sp.diags(s)
+    if n <= DENSE_EIGEN_LIMIT:
+        lam, vec = np.linalg.eigh(np.eye(n) - S.toarray())
+    else:
+        v0 = np.random.default_rng(random_state).uniform(0.5, 1.5, n) * np.sqrt(deg)
+        S = S.tocsr()
+        for k in (m, m + 20):  # an eigenvalue 1 among the m smallest is rare: retry only then
+            val, vec = eigsh(S, k=min(n - 1, k), which="LA", tol=1e-9, v0=v0)
+            order = np.argsort(-val)
+            lam, vec = np.clip(1.0 - val[order], 0.0, 2.0), vec[:, order]
+            keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
+            if keep.sum() >= m:
+                break
+    lam = np.clip(lam, 0.0, 2.0)
+    keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
+    lam, vec = lam[keep], vec[:, keep]
+    if lam.size < m:
+        raise ValueError(
+            f"Only {lam.size} eigenvalues different from 1 were found; ask for fewer n_components (got {m})."
+        )
+    return lam[:m].copy(), np.ascontiguousarray(vec[:, :m])
+
+
+def tsk_constraint_matrix(eigvecs, y):
+    r"""The l x m matrix T of eq. (13): :math:`T_{it} = v_{it}\sum_j e_{ij} v_{jt}` for labelled i.
+
+    Built from the labelled rows only, in :math:`O(lm)`: with :math:`s_{c,t}` the sum of
+    :math:`v_{jt}` over labelled points of class :math:`c` and :math:`s_t` over all labelled
+    points, :math:`\sum_j e_{ij}v_{jt} = (s_{y_i,t} - v_{it}) - (s_t - s_{y_i,t})`. The
+    :math:`n^2\times m` matrix :math:`M` of the paper is never formed.
+
+    Rows follow the order of the labelled points in ``y``.
+    """
+    V = check_data(eigvecs, name="eigvecs")
+    labeled, classes, codes = _check_labels(y, V.shape[0], need_two=False)
+    VL = V[labeled]
+    class_sums = np.zeros((classes.size, V.shape[1]))
+    np.add.at(class_sums, codes, VL)
+    same = class_sums[codes] - VL  # same label, j != i
+    diff = VL.sum(axis=0) - class_sums[codes]
+    return VL * (same - diff)
+
+
+def _check_spectrum(eigvals, eigvecs):
+    lam = np.asarray(eigvals, dtype=float)
+    V = check_data(eigvecs, name="eigvecs")
+    if lam.ndim != 1 or lam.size != V.shape[1]:
+        raise ValueError(
+            f"eigvals has shape {lam.shape} but eigvecs has {V.shape[1]} columns; "
+            "pass one eigenvalue per column."
+        )
+    if not np.all(np.isfinite(lam)):
+        raise ValueError("eigvals contains NaN or infinity.")
+    return lam, V
+
+
+def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
+    """The linear program (14) as a cvxpy ``Problem``, with its variables.
+
+    Returns
+    -------
+    problem : cvxpy.Problem
+    mu : cvxpy.Variable of shape (m,)
+    xi : cvxpy.Variable of shape (l,)
+    """
+    import cvxpy as cp
+
+    lam, V = _check_spectrum(eigvals, eigvecs)
+    eta = check_positive(eta, "eta")
+    if eta < 1:
+        raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {eta}.")
+    beta = check_positive(beta, "beta")
+    _check_labels(y, V.shape[0])
+    T = tsk_constraint_matrix(V, y)
+    m, l = V.shape[1], T.shape[0]
+    mu = cp.Variable(m, nonneg=True, name="mu")
+    xi = cp.Variable(l, nonneg=True, name="xi")
+    constraints = [T @ mu >= 1 - xi]
+    if m > 1:
+        constraints.append(mu[:-1] >= eta * mu[1:])
+    problem = cp.Problem(cp.Minimize(lam @ mu + beta * cp.sum(xi)), constraints)
+    return problem, mu, xi
+
+
+def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
+    """Solve the LP (14) and return the spectral weights ``mu`` (shape (m,)).
+
+    Raises ``RuntimeError`` naming the solver status when the solver does not report an
+    optimal solution.
+    """
+    problem, mu, _ = tsk_linear_program(eigvals, eigvecs, y, eta=eta, beta=beta)
+    problem.solve(solver=solver)
+    if problem.status != "optimal" or mu.value is None:
+        raise RuntimeError(
+            f"The TSK linear program was not solved to optimality: solver {solver} returned status "
+            f"{problem.status!r}. Try solver='CLARABEL' or check eigvals/eigvecs."
+        )
+    return np.maximum(np.asarray(mu.value, dtype=float), 0.0)
+
+
+def regularized_spectral_kernel(eigvals, eigvecs, alpha):
+    r"""The regularised spectral kernel of eq. (4), :math:`K^r = V\Theta V^\top`,
+    :math:`\theta_i = (1-\alpha)/(1 - \alpha + \alpha\lambda_i)`.
+
+    With all n eigenpairs this is :math:`(1-\alpha)(I - \alpha S)^{-1}`; with the m smallest
+    it is its best rank-m part (the largest :math:`\theta`).
+    """
+    lam, V = _check_spectrum(eigvals, eigvecs)
+    alpha = check_positive(alpha, "alpha")
+    if alpha >= 1:
+        raise ValueError(f"alpha must lie in (0, 1); got {alpha}.")
+    theta = (1 - alpha) / (1 - alpha + alpha * lam)
+    return (V * theta) @ V.T
+
+
+def _one_hot(codes, n_classes):
+    Y = np.zeros((codes.size, n_classes))
+    Y[np.arange(codes.size), codes] = 1.0
+    return Y
+
+
+def harmonic_function(W, y):
+    r"""Zhu, Ghahramani & Lafferty (2003): :math:`f_U = (D_{UU} - W_{UU})^{-1} W_{UL} Y_L`.
+
+    Returns
+    -------
+    labels : ndarray of shape (n,), the labelled points keep their labels
+    F : ndarray of shape (n, c), class scores (rows of labelled points are one-hot)
+    """
+    W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
+    labeled, classes, codes = _check_labels(y, W.shape[0], need_two=False)
+    U = ~labeled
+    ncomp, comp = connected_components(W, directed=False)
+    if ncomp > 1 and not np.all(np.isin(comp, np.unique(comp[labeled]))):
+        raise ValueError(
+            "The graph has a connected component without any labelled point; the harmonic "
+            "function is undefined there. Increase n_neighbors or join the components "
+            "(sslteach.graphs.join_components)."
+        )
+    YL = _one_hot(codes, classes.size)
+    F = np.zeros((W.shape[0], classes.size))
+    F[labeled] = YL
+    if U.any():
+        deg = np.asarray(W.sum(axis=1)).ravel()
+        A = (sp.diags(deg[U]) - W[U][:, U]).tocsc()
+        rhs = W[U][:, labeled] @ YL
+        F[U] = np.asarray(spsolve(A, rhs)).reshape(-1, classes.size)
+    return classes[F.argmax(axis=1)], F
+
+
+def consistency_method(W, y, alpha=0.99):
+    r"""Zhou et al. (2004), eq. (3): :math:`F = (1-\alpha)(I - \alpha S)^{-1} C`.
+
+    Returns
+    -------
+    labels : ndarray of shape (n,)
+    F : ndarray of shape (n, c)
+    """
+    W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
+    labeled, classes, codes = _check_labels(y, W.shape[0], need_two=False)
+    alpha = check_positive(alpha, "alpha")
+    if alpha >= 1:
+        raise ValueError(f"alpha must lie in (0, 1); got {alpha}.")
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    if np.any(deg <= 0):
+        raise ValueError("W has isolated vertices (degree 0); increase n_neighbors.")
+    s = 1.0 / np.sqrt(deg)
+    S = sp.diags(s) @ W @ sp.diags(s)
+    C = np.zeros((W.shape[0], classes.size))
+    C[np.flatnonzero(labeled), codes] = 1.0
+    A = (sp.identity(W.shape[0]) - alpha * S).tocsc()
+    F = (1 - alpha) * np.asarray(spsolve(A, C)).reshape(-1, classes.size)
+    return classes[F.argmax(axis=1)], F
+
+
+class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
+    """Semi-supervised classification with a transductive spectral kernel (Liu et al., 2009).
+
+    ``fit(X, y)`` with ``y = -1`` for unlabelled points runs Table 1 of the paper: the k-NN
+    graph of eq. (2), the m smallest eigenpairs of the normalised Laplacian (eigenvalues
+    equal to 1 skipped), the LP (14), and eq. (5) on every training point.
+
+    Parameters
+    ----------
+    n_neighbors : int, default 6
+        k of the k-NN graph, eq. (2).
+    n_components : int, default 10
+        m, the number of eigenvectors.
+    eta : float, default 2.0
+        Decay factor of eq. (8), >= 1.
+    beta : float, default 1.0
+        Weight of the hinge loss in eq. (11).
+    solver : str, default "HIGHS"
+        cvxpy solver for the LP.
+
+    Attributes
+    ----------
+    classes_ : ndarray of the class labels
+    eigvals_ : ndarray of shape (m,)
+    eigvecs_ : ndarray of shape (n, m)
+    mu_ : ndarray of shape (m,), the learned spectral weights
+    embedding_ : ndarray of shape (n, m), :math:`\\bar V\\bar U^{1/2}`, so K = embedding_ @ embedding_.T
+    kernel_ : ndarray of shape (n, n), the TSK (formed on first access; for n <= 20000)
+    scores_ : ndarray of shape (n, c), :math:`\\sum_{y_j=k} K_{ij}`
+    transduction_ : ndarray of shape (n,), eq. (5) on every training point
+    n_components_graph_ : int, connected components of the graph
+    """
+
+    KERNEL_LIMIT = 20000
+
+    def __init__(self, n_neighbors=6, n_components=10, eta=2.0, beta=1.0, solver="HIGHS"):
+        self.n_neighbors = n_neighbors
+        self.n_components = n_components
+        self.eta = eta
+        self.beta = beta
+        self.solver = solver
+
+    def fit(self, X, y):
+        X = check_data(X, name="X", min_samples=3)
+        n = X.shape[0]
+        labeled, classes, codes = _check_labels(y, n)
+        if check_positive(self.eta, "eta") < 1:
+            raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {self.eta}.")
+        check_positive(self.beta, "beta")
+        check_int(self.n_components, "n_components", low=1, high=n - 1, high_hint=f"There are {n} points.")
+        W, h = _knn_graph_and_h(X, self.n_neighbors)
+        ncomp, _ = connected_components(W, directed=False)
+        self.n_components_graph_ = int(ncomp)
+        if ncomp > 1:
+            warnings.warn(
+                f"The {self.n_neighbors}-NN graph has {ncomp} connected components, so the zero "
+                "eigenvalue is repeated and components without labels get no signal; increase "
+                "n_neighbors or join the components (sslteach.graphs.join_components).",
+                UserWarning,
+                stacklevel=2,
+            )
+        lam, V = laplacian_eigenpairs(W, self.n_components)
+        y = np.asarray(y)
+        mu = solve_tsk(lam, V, y, eta=self.eta, beta=self.beta, solver=self.solver)
+        if not np.any(mu > 0):
+            warnings.warn(
+                f"The LP chose mu = 0 (at beta={self.beta} the hinge loss does not pay for any "
+                "eigenvector), so every score is 0 and every point gets the first class. T shrinks "
+                "like l/n: increase beta (e.g. to n/l).",
+                UserWarning,
+                stacklevel=2,
+            )
+        self.X_fit_, self.W_ = X, W
+        self.degrees_ = np.asarray(W.sum(axis=1)).ravel()
+        self.h_ = h
+        self.classes_ = classes
+        self.labeled_ = labeled
+        self.eigvals_, self.eigvecs_, self.mu_ = lam, V, mu
+        self.embedding_ = V * np.sqrt(mu)
+        # class sums of the labelled rows: K[:, L] @ Y_L = V diag(mu) (V_L^T Y_L), O(n m c)
+        self._class_loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * mu[:, None]
+        self.scores_ = V @ self._class_loadings
+        self.transduction_ = classes[self.scores_.argmax(axis=1)]
+        return self
+
+    @property
+    def kernel_(self):
+        check_is_fitted(self, "mu_")
+        n = self.eigvecs_.shape[0]
+        if n > self.KERNEL_LIMIT:
+            raise ValueError(
+                f"kernel_ would be a dense {n} x {n} matrix; use embedding_ (K = embedding_ @ embedding_.T) "
+                "or scores_ instead."
+            )
+        return self.embedding_ @ self.embedding_.T
+
+    def induced_weights(self, X):
+        """Eq. (2) weights between new points and the training points (sparse, s x n).
+
+        The new point's h is its k-th neighbour distance among the training points; an edge
+        exists when the distance is at most max(h(x), h(x_i)).
+        """
+        check_is_fitted(self, "mu_")
+        X = check_data(X, name="X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            fitted = self.X_fit_.shape[1]
+            raise ValueError(f"X has {X.shape[1]} features but the model was fitted with {fitted}.")
+        nn = NearestNeighbors().fit(self.X_fit_)
+        hx = nn.kneighbors(X, n_neighbors=self.n_neighbors)[0][:, -1]
+        dist, ind = nn.radius_neighbors(X, radius=max(self.h_.max(), hx.max()) * (1 + 1e-12))
+        rows, cols, vals = [], [], []
+        for a, (d, j) in enumerate(zip(dist, ind)):
+            reach = np.maximum(hx[a], self.h_[j])
+            ok = d <= reach
+            den = reach[ok] ** 2
+            w = np.where(den > 0, np.exp(-(d[ok] ** 2) / np.where(den > 0, den, 1.0)), 1.0)
+            rows.append(np.full(ok.sum(), a))
+            cols.append(j[ok])
+            vals.append(w)
+        data = (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols)))
+        return sp.csr_matrix(data, shape=(X.shape[0], len(self.h_)))
+
+    def extend(self, Wx):
+        r"""Eq. (18): the spectral representation :math:`\bar V_x = w_x^\top\bar V(I-\bar\Lambda)^{-1}`
+        of new points, from their induced weights ``Wx`` (s x n)."""
+        check_is_fitted(self, "mu_")
+        Wx = sp.csr_matrix(Wx)
+        dx = np.asarray(Wx.sum(axis=1)).ravel()
+        if np.any(dx <= 0):
+            raise ValueError("A new point has no edge to the training points; it cannot be extended.")
+        wx = sp.diags(1 / np.sqrt(dx)) @ Wx @ sp.diags(1 / np.sqrt(self.degrees_))
+        return np.asarray(wx @ self.eigvecs_) / (1.0 - self.eigvals_)
+
+    def decision_function(self, X):
+        """Class scores of eq. (19), :math:`\\sum_{y_j=k} K(x, x_j)`, shape (s, c)."""
+        return self.extend(self.induced_weights(X)) @ self._class_loadings
+
+    def predict(self, X):
+        """Labels of new points by eq. (19)."""
+        return self.classes_[self.decision_function(X).argmax(axis=1)]

@@ -1,0 +1,247 @@
+"""sslteach.spectral_kernels against independent formulations."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+from sklearn.datasets import make_moons
+from sklearn.semi_supervised import LabelPropagation, LabelSpreading
+
+from sslteach import datasets, graphs
+from sslteach import spectral_kernels as sk
+
+
+def _problem(seed, n=40, m=6, n_classes=2, n_labeled=8):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 3)) + np.repeat(np.arange(n_classes), n // n_classes)[:, None] * 2.5
+    y_true = np.repeat(np.arange(n_classes), n // n_classes)
+    y = datasets.ssl_split(y_true, n_labeled, random_state=seed)
+    W = graphs.knn_graph(X, 5)
+    lam, V = sk.laplacian_eigenpairs(W, m)
+    return X, y_true, y, W, lam, V
+
+
+def _T_by_definition(V, y):
+    """T of eq. (13) through vec(K_t) and the indicator matrix E, exactly as the paper writes it."""
+    n, m = V.shape
+    lab = np.flatnonzero(y != -1)
+    E = np.zeros((n, n))
+    for i in lab:
+        for j in lab:
+            if i != j:
+                E[i, j] = 1.0 if y[i] == y[j] else -1.0
+    M = np.column_stack([np.outer(V[:, t], V[:, t]).ravel(order="F") for t in range(m)])  # n^2 x m
+    return np.vstack([E[:, i] @ M[i * n : (i + 1) * n] for i in lab])  # e_i' M_i (E is symmetric)
+
+
+def _lp_by_linprog(lam, T, eta, beta):
+    """The LP (14) in the variables z = (mu, xi), built independently for scipy's HiGHS."""
+    l, m = T.shape
+    c = np.r_[lam, beta * np.ones(l)]
+    A1 = np.hstack([-T, -np.eye(l)])  # -T mu - xi <= -1
+    G = np.zeros((m - 1, m))
+    G[np.arange(m - 1), np.arange(m - 1)] = -1.0
+    G[np.arange(m - 1), np.arange(1, m)] = eta  # -mu_t + eta mu_{t+1} <= 0
+    A2 = np.hstack([G, np.zeros((m - 1, l))])
+    res = linprog(
+        c,
+        A_ub=np.vstack([A1, A2]),
+        b_ub=np.r_[-np.ones(l), np.zeros(m - 1)],
+        bounds=(0, None),
+        method="highs",
+    )
+    assert res.status == 0
+    return res.fun
+
+
+@settings(max_examples=15)
+@given(
+    seed=st.integers(0, 10_000),
+    n_classes=st.sampled_from([2, 3]),
+    eta=st.sampled_from([1.0, 2.0, 3.5]),
+    beta=st.sampled_from([0.1, 1.0, 50.0]),
+)
+def test_lp_matches_linprog_and_constraints_hold(seed, n_classes, eta, beta):
+    _, _, y, _, lam, V = _problem(seed, n=42, n_classes=n_classes, n_labeled=9)
+    T = sk.tsk_constraint_matrix(V, y)
+    assert np.allclose(T, _T_by_definition(V, y), atol=1e-12)
+    problem, mu_var, xi_var = sk.tsk_linear_program(lam, V, y, eta=eta, beta=beta)
+    problem.solve(solver="HIGHS")
+    ref = _lp_by_linprog(lam, T, eta, beta)
+    assert abs(problem.value - ref) <= 1e-6 * max(1.0, abs(ref))
+    mu = sk.solve_tsk(lam, V, y, eta=eta, beta=beta)
+    xi = np.maximum(0, 1 - T @ mu)
+    assert np.all(mu >= 0) and np.all(mu[:-1] >= eta * mu[1:] - 1e-7)
+    assert abs(lam @ mu + beta * xi.sum() - ref) <= 1e-6 * max(1.0, abs(ref))
+
+
+def test_trace_identity_and_theorem1():
+    _, _, y, W, lam, V = _problem(1)
+    mu = sk.solve_tsk(lam, V, y)
+    K = (V * mu) @ V.T
+    L = graphs.normalized_laplacian(W).toarray()
+    assert np.isclose(np.trace(L @ K), lam @ mu)  # footnote 2
+    assert np.linalg.eigvalsh(K).min() >= -1e-10 * max(1.0, np.abs(K).max())  # Theorem 1
+
+
+def test_eigenpairs_dense_and_sparse_agree(monkeypatch):
+    X, *_ = _problem(2, n=300)
+    W = graphs.knn_graph(X, 6)
+    lam_d, V_d = sk.laplacian_eigenpairs(W, 8)
+    monkeypatch.setattr(sk, "DENSE_EIGEN_LIMIT", 10)
+    lam_s, V_s = sk.laplacian_eigenpairs(W, 8)
+    assert np.allclose(lam_d, lam_s, atol=1e-8)
+    assert np.allclose(np.abs(V_d.T @ V_s), np.eye(8), atol=1e-6)  # same vectors up to sign
+    L = graphs.normalized_laplacian(W)
+    assert np.allclose(L @ V_s, V_s * lam_s, atol=1e-7)
+
+
+def test_eigenvalue_one_is_skipped():
+    star = sp.csr_matrix(np.array([[0, 1, 1, 1], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]], float))
+    lam_all = np.linalg.eigvalsh(graphs.normalized_laplacian(star).toarray())
+    assert np.allclose(lam_all, [0, 1, 1, 2])
+    lam, V = sk.laplacian_eigenpairs(star, 2)
+    assert np.allclose(lam, [0, 2])
+    with pytest.raises(ValueError, match="fewer n_components"):
+        sk.laplacian_eigenpairs(star, 3)
+    lam1, _ = sk.laplacian_eigenpairs(star, 3, exclude_one=False)
+    assert np.allclose(lam1, [0, 1, 1])
+
+
+def test_regularized_kernel_is_eq3():
+    _, _, _, W, _, _ = _problem(3, n=30)
+    lam, V = np.linalg.eigh(graphs.normalized_laplacian(W).toarray())
+    d = np.asarray(W.sum(1)).ravel()
+    S = W.toarray() / np.sqrt(np.outer(d, d))
+    alpha = 0.9
+    assert np.allclose(
+        sk.regularized_spectral_kernel(lam, V, alpha), (1 - alpha) * np.linalg.inv(np.eye(30) - alpha * S)
+    )
+
+
+def test_harmonic_equals_label_propagation_and_consistency_equals_label_spreading():
+    X, y_true = datasets.load_uci("wine")
+    X = (X - X.min(0)) / (X.max(0) - X.min(0))
+    y = datasets.ssl_split(y_true, 20, random_state=0)
+    W = graphs.knn_graph(X, 6)
+
+    def graph(A, B):
+        return graphs.knn_graph(A, 6).toarray()
+
+    labels, F = sk.harmonic_function(W, y)
+    lp = LabelPropagation(kernel=graph, max_iter=100_000, tol=1e-12).fit(X, y)
+    assert np.array_equal(labels, lp.transduction_)
+    assert np.allclose(F / F.sum(1, keepdims=True), lp.label_distributions_, atol=1e-6)
+
+    labels, F = sk.consistency_method(W, y, alpha=0.99)
+    ls = LabelSpreading(kernel=graph, alpha=0.99, max_iter=100_000, tol=1e-12).fit(X, y)
+    assert np.array_equal(labels, ls.transduction_)
+
+
+def test_estimator_transduction_extension_and_theorem2():
+    X, y_true = make_moons(300, noise=0.1, random_state=0)
+    y = datasets.ssl_split(y_true, 12, random_state=0)
+    model = sk.TransductiveSpectralKernel(n_neighbors=6, n_components=8).fit(X, y)
+    assert model.n_components_graph_ == 1
+    K = model.kernel_
+    Y = np.eye(2)[np.unique(y[y != -1], return_inverse=True)[1]]
+    assert np.allclose(model.scores_, K[:, y != -1] @ Y)  # eq. (5)
+    assert np.array_equal(model.transduction_, model.classes_[(K[:, y != -1] @ Y).argmax(1)])
+    assert (model.transduction_ == y_true).mean() > 0.8  # well above chance (0.5)
+    # eq. (18) applied to a training point's own row of W gives back its eigenvector row
+    idx = np.arange(0, 300, 7)
+    assert np.allclose(model.extend(model.W_[idx]), model.eigvecs_[idx], atol=1e-8)
+    # Theorem 2: the kernel extended to new points is PSD
+    rng = np.random.default_rng(1)
+    X_new = X[rng.choice(300, 40)] + 0.3 * rng.standard_normal((40, 2))
+    Vx = model.extend(model.induced_weights(X_new))
+    P = np.vstack([model.eigvecs_, Vx])
+    K_ext = (P * model.mu_) @ P.T
+    assert np.linalg.eigvalsh(K_ext).min() >= -1e-10 * np.abs(K_ext).max()
+    assert np.allclose(model.decision_function(X_new), Vx @ model._class_loadings)
+    # predicting (slightly moved) training points mostly reproduces the transduction
+    agree = model.predict(X + 1e-6) == model.transduction_
+    assert agree.mean() > 0.9
+
+
+def test_bad_input():
+    X, y_true = make_moons(90, noise=0.1, random_state=0)
+    with pytest.raises(ValueError, match="no labelled point"):
+        sk.TransductiveSpectralKernel().fit(X, -np.ones(90, int))
+    one = -np.ones(90, int)
+    one[:3] = 0
+    with pytest.raises(ValueError, match="one class only"):
+        sk.TransductiveSpectralKernel().fit(X, one)
+    y = datasets.ssl_split(y_true, 9, random_state=0)
+    with pytest.raises(ValueError, match="n_components"):
+        sk.TransductiveSpectralKernel(n_components=90).fit(X, y)
+    with pytest.raises(ValueError, match="eta"):
+        sk.TransductiveSpectralKernel(eta=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="beta"):
+        sk.TransductiveSpectralKernel(beta=0).fit(X, y)
+    with pytest.raises(ValueError, match="one label per point"):
+        sk.TransductiveSpectralKernel().fit(X, y[:-1])
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        sk.TransductiveSpectralKernel().fit(Xn, y)
+    model = sk.TransductiveSpectralKernel().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(np.ones((2, 3)))
+
+
+def test_disconnected_graph_warns_and_repeats_zero():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.standard_normal((30, 2)), rng.standard_normal((30, 2)) + 100])
+    y = -np.ones(60, int)
+    y[[0, 1, 30, 31]] = [0, 1, 0, 1]
+    with pytest.warns(UserWarning, match="2 connected components"):
+        model = sk.TransductiveSpectralKernel(n_neighbors=4, n_components=5, beta=15.0).fit(X, y)
+    assert model.n_components_graph_ == 2
+    assert np.allclose(model.eigvals_[:2], 0, atol=1e-10)  # one zero eigenvalue per component
+    with pytest.raises(ValueError, match="component without any labelled point"):
+        y2 = -np.ones(60, int)
+        y2[[0, 1]] = [0, 1]
+        sk.harmonic_function(model.W_, y2)
+
+
+def test_solver_failure_names_the_status(monkeypatch):
+    _, _, y, _, lam, V = _problem(5)
+    import cvxpy as cp
+
+    def fake_solve(self, *a, **k):
+        self._status = "infeasible"
+        return np.inf
+
+    monkeypatch.setattr(cp.Problem, "solve", fake_solve)
+    monkeypatch.setattr(cp.Problem, "status", property(lambda self: getattr(self, "_status", None)))
+    with pytest.raises(RuntimeError, match="infeasible"):
+        sk.solve_tsk(lam, V, y)
+
+
+def test_large_graph_uses_sparse_eigensolver_without_dense_kernel():
+    rng = np.random.default_rng(0)
+    n = 5000
+    X = rng.standard_normal((n, 3))
+    y_true = (X[:, 0] > 0).astype(int)
+    y = datasets.ssl_split(y_true, 20, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # connected: no warning
+        model = sk.TransductiveSpectralKernel(n_components=10, beta=n / 20).fit(X, y)
+    assert model.embedding_.shape == (n, 10)
+    L = graphs.normalized_laplacian(model.W_)
+    assert np.allclose(L @ model.eigvecs_, model.eigvecs_ * model.eigvals_, atol=1e-7)
+    assert (model.transduction_ == y_true).mean() > 0.8
+
+
+def test_zero_mu_warns():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((3000, 3))
+    y = datasets.ssl_split((X[:, 0] > 0).astype(int), 20, random_state=0)
+    with pytest.warns(UserWarning, match="mu = 0"):
+        model = sk.TransductiveSpectralKernel(beta=1e-3).fit(X, y)
+    assert not np.any(model.mu_)
