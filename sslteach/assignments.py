@@ -20,16 +20,14 @@ notebook, never by hand:
     executes each submission in a fresh kernel with a per-cell timeout and reports, per
     exercise, passed or failed with the assertion message and the points.
 
-The mapping to nbgrader (``NBGRADER_MAPPING`` below, also in ``book/instructors.md``):
+The mapping to nbgrader (cell metadata schema 3; also in ``book/instructors.md``):
 
-=====================================  ==========  ========  =====  ======  ==================
-cell                                   grade_id    solution  grade  locked  points
-=====================================  ==========  ========  =====  ======  ==================
-exercise statement                     <label>     no        no     yes     -
-written answer (markdown)              <label>-written  yes  yes    no      ``WRITTEN_POINTS``
-code answer (stub / solution)          <label>-code     yes  no     no      -
-check cell (asserts)                   <label>-check    no   yes    yes     ``CHECK_POINTS``
-=====================================  ==========  ========  =====  ======  ==================
+- exercise statement: ``grade_id = <label>``, locked, neither solution nor graded;
+- written answer (Markdown): ``<label>-written``, solution and graded by hand
+  (``WRITTEN_POINTS``);
+- code answer (stub or solution): ``<label>-code``, solution, not graded itself;
+- check cell (asserts): ``<label>-check``, graded automatically and locked
+  (``CHECK_POINTS``).
 
 In the instructor copy the code answers are wrapped in ``### BEGIN SOLUTION`` /
 ``### END SOLUTION``, so ``nbgrader generate_assignment`` produces the student version
@@ -43,7 +41,6 @@ import ast
 import copy
 import csv
 import hashlib
-import io
 import json
 import re
 import sys
@@ -676,9 +673,7 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    buf = io.StringIO()
-    buf.write(format_table(reports))
-    print(buf.getvalue())
+    print(format_table(reports))
     if args.csv:
         write_csv(reports, args.csv)
     if args.json:
