@@ -117,9 +117,8 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, random_state=0):
         for k in (m, m + 20):  # an eigenvalue 1 among the m smallest is rare: retry only then
             val, vec = eigsh(S, k=min(n - 1, k), which="LA", tol=1e-9, v0=v0)
             order = np.argsort(-val)
-            lam, vec = np.clip(1.0 - val[order], 0.0, 2.0), vec[:, order]
-            keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
-            if keep.sum() >= m:
+            lam, vec = 1.0 - val[order], vec[:, order]
+            if not exclude_one or np.sum(np.abs(lam - 1.0) > _ONE_TOL) >= m:
                 break
     lam = np.clip(lam, 0.0, 2.0)
     keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
