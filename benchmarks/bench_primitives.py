@@ -47,26 +47,21 @@ def main():
     print(f"machine: {cpu}, {os.cpu_count()} cores, numpy {np.__version__}")
     X = rng.standard_normal((n, args.d))
 
+    def compare(name, explicit_name, explicit, fast):
+        t_exp, A = best_of(explicit, args.repeat)
+        t_fast, B = best_of(fast, args.repeat)
+        err = np.abs(A - B).max() / np.abs(A).max()
+        assert err < 1e-10, err
+        print(
+            f"{name + ',':<14} n={n}: explicit {explicit_name} {t_exp:.3f} s, {name} {t_fast:.4f} s, "
+            f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})"
+        )
+
     K = rbf_kernel(X, sigma=2.0)
     J = np.eye(n) - np.full((n, n), 1.0 / n)
-    t_exp, A = best_of(lambda: J @ K @ J, args.repeat)
-    t_fast, B = best_of(lambda: center_kernel(K), args.repeat)
-    err = np.abs(A - B).max() / np.abs(A).max()
-    assert err < 1e-10, err
-    print(
-        f"center_kernel, n={n}: explicit J@K@J {t_exp:.3f} s, center_kernel {t_fast:.4f} s, "
-        f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})"
-    )
-
+    compare("center_kernel", "J@K@J", lambda: J @ K @ J, lambda: center_kernel(K))
     M = squared_distances(X)
-    t_exp, A = best_of(lambda: -0.5 * (J @ M @ J), args.repeat)
-    t_fast, B = best_of(lambda: mds_kernel(M), args.repeat)
-    err = np.abs(A - B).max() / np.abs(A).max()
-    assert err < 1e-10, err
-    print(
-        f"mds_kernel,    n={n}: explicit -J@M@J/2 {t_exp:.3f} s, mds_kernel {t_fast:.4f} s, "
-        f"ratio {t_exp / t_fast:.0f}x (relative difference {err:.1e})"
-    )
+    compare("mds_kernel", "-J@M@J/2", lambda: -0.5 * (J @ M @ J), lambda: mds_kernel(M))
 
     t_sk, G = best_of(lambda: kneighbors_graph(X, args.k, mode="distance"), args.repeat)
     t_ours, W = best_of(lambda: knn_graph(X, args.k), args.repeat)

@@ -67,6 +67,21 @@ def _check_labels(y, n=None, *, need_two=True):
     return labeled, classes, codes
 
 
+def _normalized_adjacency(W):
+    """S = D^{-1/2} W D^{-1/2} (sparse) and the degrees, refusing negative weights and isolated vertices."""
+    W = sp.csr_matrix(W)
+    if W.nnz and W.data.min() < 0:
+        raise ValueError("W must have non-negative weights (a similarity graph).")
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    if np.any(deg <= 0):
+        raise ValueError(
+            f"W has {int(np.sum(deg <= 0))} isolated vertices (degree 0); the normalised Laplacian is "
+            "undefined there. Increase n_neighbors or remove those outliers."
+        )
+    s = 1.0 / np.sqrt(deg)
+    return sp.diags(s) @ W @ sp.diags(s), deg
+
+
 def laplacian_eigenpairs(W, n_components, *, exclude_one=True, random_state=0):
     r"""The ``n_components`` smallest eigenpairs of :math:`\mathcal L = I - D^{-1/2}WD^{-1/2}`.
 
@@ -98,17 +113,7 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, random_state=0):
     W = check_square(W, name="W", symmetric=True, accept_sparse=True)
     n = W.shape[0]
     m = check_int(n_components, "n_components", low=1, high=n - 1, high_hint=f"The graph has {n} vertices.")
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    if np.any(deg <= 0):
-        raise ValueError(
-            f"W has {int(np.sum(deg <= 0))} isolated vertices (degree 0); the normalised Laplacian is "
-            "undefined there. Increase n_neighbors or remove duplicate-free outliers."
-        )
-    s = 1.0 / np.sqrt(deg)
-    Wsp = sp.csr_matrix(W)
-    if Wsp.min() < 0:
-        raise ValueError("W must have non-negative weights (a similarity graph).")
-    S = sp.diags(s) @ Wsp @ sp.diags(s)
+    S, deg = _normalized_adjacency(W)
     if n <= DENSE_EIGEN_LIMIT:
         lam, vec = np.linalg.eigh(np.eye(n) - S.toarray())
     else:
@@ -270,13 +275,9 @@ def consistency_method(W, y, alpha=0.99):
     alpha = check_positive(alpha, "alpha")
     if alpha >= 1:
         raise ValueError(f"alpha must lie in (0, 1); got {alpha}.")
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    if np.any(deg <= 0):
-        raise ValueError("W has isolated vertices (degree 0); increase n_neighbors.")
-    s = 1.0 / np.sqrt(deg)
-    S = sp.diags(s) @ W @ sp.diags(s)
+    S, _ = _normalized_adjacency(W)
     C = np.zeros((W.shape[0], classes.size))
-    C[np.flatnonzero(labeled), codes] = 1.0
+    C[labeled] = _one_hot(codes, classes.size)
     A = (sp.identity(W.shape[0]) - alpha * S).tocsc()
     F = (1 - alpha) * np.asarray(spsolve(A, C)).reshape(-1, classes.size)
     return classes[F.argmax(axis=1)], F
