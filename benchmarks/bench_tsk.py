@@ -59,7 +59,7 @@ def main():
     parser.add_argument("--n", type=int, default=50_000)
     parser.add_argument("--dims", type=int, nargs="+", default=[50, 5])
     parser.add_argument("--large", type=int, default=200_000)
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
 
     print(f"n = {args.n}, k = 6, m = 10, 20 labels; best of {args.repeat}")

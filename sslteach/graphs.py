@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.spatial import cKDTree
 from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
 from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
@@ -53,6 +54,31 @@ def _row_distances(X, rows, cols):
     return out
 
 
+_TREE_MAX_DIM = 15  # scikit-learn's own switch from a k-d tree to brute force
+
+
+def _neighbours(X, k):
+    """The k nearest neighbours of every point but itself, sorted, and a radius query.
+
+    Up to ``_TREE_MAX_DIM`` features a ``scipy.spatial.cKDTree`` (about twice as fast as
+    scikit-learn's k-d tree on the same query); above, scikit-learn's brute force.
+    Returns ``(dist, ind, within)`` with ``within(i, r)`` the indices at distance <= r of x_i.
+    """
+    n = X.shape[0]
+    if X.shape[1] <= _TREE_MAX_DIM:
+        tree = cKDTree(X)
+        dist, ind = tree.query(X, k=min(k + 1, n))
+        # drop each point itself; with more than k + 1 copies of x_i it may be absent: drop the last
+        drop = ind == np.arange(n)[:, None]
+        drop[~drop.any(axis=1), -1] = True
+        keep = ~drop
+        dist, ind = dist[keep].reshape(n, -1), ind[keep].reshape(n, -1)
+        return dist, ind, lambda i, r: np.asarray(tree.query_ball_point(X[i], r), dtype=np.intp)
+    nn = NearestNeighbors(n_neighbors=min(k, n - 1), algorithm="brute").fit(X)
+    dist, ind = nn.kneighbors()  # excludes each query point itself
+    return dist, ind, lambda i, r: nn.radius_neighbors(X[i : i + 1], radius=r, return_distance=False)[0]
+
+
 def _knn_edges(X, k):
     """Directed edges i -> j for every j with ||x_i - x_j|| <= h(x_i), j != i.
 
@@ -61,8 +87,7 @@ def _knn_edges(X, k):
     have a tie at the k-th distance; only those are re-queried by radius.
     """
     n = X.shape[0]
-    nn = NearestNeighbors(n_neighbors=min(k + 1, n - 1)).fit(X)
-    dist, ind = nn.kneighbors()  # excludes each query point itself
+    dist, ind, within = _neighbours(X, min(k + 1, n - 1))
     knn = ind[:, :k]
     rows = np.repeat(np.arange(n), k)
     cols = knn.ravel()
@@ -75,8 +100,7 @@ def _knn_edges(X, k):
         tied = np.flatnonzero(dist[:, k] <= dist[:, k - 1] * (1.0 + 1e-9) + 1e-12)
         for i in tied:
             r = max(dist[i, k - 1], h[i]) * (1.0 + 1e-9) + 1e-12
-            (nbrs,) = nn.radius_neighbors(X[i : i + 1], radius=r, return_distance=False)
-            nbrs = np.setdiff1d(nbrs, np.append(knn[i], i))
+            nbrs = np.setdiff1d(within(i, r), np.append(knn[i], i))
             nbrs = nbrs[_row_distances(X, np.full(nbrs.size, i), nbrs) <= h[i]]
             extra_r.append(np.full(nbrs.size, i))
             extra_c.append(nbrs)
