@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.spatial import cKDTree
 from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
+from scipy.spatial import cKDTree
 from sklearn.metrics import pairwise_distances_chunked
 from sklearn.neighbors import NearestNeighbors
 
