@@ -37,6 +37,8 @@ __all__ = [
     "tsk_constraint_matrix",
     "tsk_linear_program",
     "solve_tsk",
+    "tsk_scores",
+    "loo_select_beta",
     "regularized_spectral_kernel",
     "harmonic_function",
     "consistency_method",
@@ -168,6 +170,13 @@ def _check_spectrum(eigvals, eigvecs):
     return lam, V
 
 
+def _check_eta_beta(eta, beta):
+    eta = check_positive(eta, "eta")
+    if eta < 1:
+        raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {eta}.")
+    return eta, check_positive(beta, "beta")
+
+
 def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
     """The linear program (14) as a cvxpy ``Problem``, with its variables.
 
@@ -180,10 +189,7 @@ def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
     import cvxpy as cp
 
     lam, V = _check_spectrum(eigvals, eigvecs)
-    eta = check_positive(eta, "eta")
-    if eta < 1:
-        raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {eta}.")
-    beta = check_positive(beta, "beta")
+    eta, beta = _check_eta_beta(eta, beta)
     _check_labels(y, V.shape[0])
     T = tsk_constraint_matrix(V, y)
     m, l = V.shape[1], T.shape[0]
@@ -196,12 +202,44 @@ def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
     return problem, mu, xi
 
 
+def _solve_tsk_scipy(lam, T, eta, beta):
+    """The LP (14) for ``scipy.optimize.linprog`` (HiGHS): the same matrices, no cvxpy compilation."""
+    from scipy.optimize import linprog
+
+    l, m = T.shape
+    c = np.r_[lam, np.full(l, beta)]
+    # -T mu - xi <= -1 ;  -mu_t + eta mu_{t+1} <= 0
+    G = sp.diags([-np.ones(m - 1), np.full(m - 1, eta)], [0, 1], shape=(m - 1, m))
+    A = sp.vstack(
+        [sp.hstack([-sp.csr_matrix(T), -sp.identity(l)]), sp.hstack([G, sp.csr_matrix((m - 1, l))])]
+    )
+    res = linprog(
+        c, A_ub=A.tocsc(), b_ub=np.r_[-np.ones(l), np.zeros(m - 1)], bounds=(0, None), method="highs"
+    )
+    if res.status != 0:
+        raise RuntimeError(
+            f"The TSK linear program was not solved to optimality: scipy's linprog returned status "
+            f"{res.status} ({res.message}). Try solver='CLARABEL' or check eigvals/eigvecs."
+        )
+    return np.maximum(res.x[:m], 0.0)
+
+
 def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
     """Solve the LP (14) and return the spectral weights ``mu`` (shape (m,)).
+
+    ``solver`` is a cvxpy solver name (``"HIGHS"``, ``"CLARABEL"``), or ``"scipy"`` for
+    ``scipy.optimize.linprog(method="highs")`` on the same matrices: the same HiGHS solver
+    without cvxpy's compilation, several times faster on the small LPs of a leave-one-out
+    loop (:func:`loo_select_beta`).
 
     Raises ``RuntimeError`` naming the solver status when the solver does not report an
     optimal solution.
     """
+    if solver == "scipy":
+        lam, V = _check_spectrum(eigvals, eigvecs)
+        eta, beta = _check_eta_beta(eta, beta)
+        _check_labels(y, V.shape[0])
+        return _solve_tsk_scipy(lam, tsk_constraint_matrix(V, y), eta, beta)
     problem, mu, _ = tsk_linear_program(eigvals, eigvecs, y, eta=eta, beta=beta)
     problem.solve(solver=solver)
     if problem.status != "optimal" or mu.value is None:
@@ -210,6 +248,61 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
             f"{problem.status!r}. Try solver='CLARABEL' or check eigvals/eigvecs."
         )
     return np.maximum(np.asarray(mu.value, dtype=float), 0.0)
+
+
+def tsk_scores(eigvecs, mu, y):
+    r"""Class scores of eq. (5), :math:`F_{ik} = \sum_{y_j=k}K_{ij}`, without forming K.
+
+    :math:`F = \bar V\,\mathrm{diag}(\mu)\,\bar V_L^\top Y_L` costs :math:`O(nmc)`.
+    Returns ``(classes, F)`` with F of shape (n, c).
+    """
+    V = check_data(eigvecs, name="eigvecs")
+    labeled, classes, codes = _check_labels(y, V.shape[0], need_two=False)
+    loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * np.asarray(mu, dtype=float)[:, None]
+    return classes, V @ loadings
+
+
+def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
+    r"""Choose beta by leave-one-out accuracy of eq. (5) on the labelled points only.
+
+    For each beta and each labelled point i, the LP (14) is solved without i's label and
+    i is classified by eq. (5) with the resulting kernel. No unlabelled point's label is
+    used. Ties go to the smallest beta (the smoothest kernel). A fold in which i's class
+    has no other labelled point is skipped (it could not be predicted right).
+
+    Returns
+    -------
+    beta : float, the chosen value
+    accuracy : ndarray of shape (len(betas),), leave-one-out accuracy per beta
+
+    Notes
+    -----
+    ``len(betas) * l`` LPs with l - 1 hinge rows and m weights each.
+    """
+    lam, V = _check_spectrum(eigvals, eigvecs)
+    y = np.asarray(y)
+    labeled, classes, codes = _check_labels(y, V.shape[0])
+    betas = np.asarray(betas, dtype=float).ravel()
+    if betas.size == 0 or np.any(~np.isfinite(betas)) or np.any(betas <= 0):
+        raise ValueError(f"betas must be a non-empty list of positive numbers; got {betas}.")
+    idx = np.flatnonzero(labeled)
+    counts = np.bincount(codes, minlength=classes.size)
+    folds = [i for i, c in zip(idx, codes) if counts[c] > 1]
+    acc = np.zeros(betas.size)
+    for b, beta in enumerate(betas):
+        right = 0
+        for i in folds:
+            y_i = y.copy()
+            y_i[i] = -1
+            if np.unique(y_i[y_i != -1]).size < 2:
+                continue
+            mu = solve_tsk(lam, V, y_i, eta=eta, beta=beta, solver=solver)
+            lab = y_i != -1
+            cl, c_i = np.unique(y_i[lab], return_inverse=True)
+            scores_i = V[i] @ ((V[lab].T @ _one_hot(c_i, cl.size)) * mu[:, None])  # row i of eq. (5)
+            right += cl[scores_i.argmax()] == y[i]
+        acc[b] = right / max(1, len(folds))
+    return float(betas[np.flatnonzero(acc == acc.max())[0]]), acc
 
 
 def regularized_spectral_kernel(eigvals, eigvecs, alpha):

@@ -77,6 +77,10 @@ def test_lp_matches_linprog_and_constraints_hold(seed, n_classes, eta, beta):
     xi = np.maximum(0, 1 - T @ mu)
     assert np.all(mu >= 0) and np.all(mu[:-1] >= eta * mu[1:] - 1e-7)
     assert abs(lam @ mu + beta * xi.sum() - ref) <= 1e-6 * max(1.0, abs(ref))
+    mu_s = sk.solve_tsk(lam, V, y, eta=eta, beta=beta, solver="scipy")
+    xi_s = np.maximum(0, 1 - T @ mu_s)
+    assert abs(lam @ mu_s + beta * xi_s.sum() - ref) <= 1e-6 * max(1.0, abs(ref))
+    assert np.all(mu_s >= 0) and np.all(mu_s[:-1] >= eta * mu_s[1:] - 1e-7)
 
 
 def test_trace_identity_and_theorem1():
@@ -247,3 +251,33 @@ def test_zero_mu_warns():
     with pytest.warns(UserWarning, match="mu = 0"):
         model = sk.TransductiveSpectralKernel(beta=1e-3).fit(X, y)
     assert not np.any(model.mu_)
+
+
+def test_scores_and_leave_one_out_selection():
+    _, y_true, y, _, lam, V = _problem(3, n=60, m=8, n_classes=3, n_labeled=12)
+    mu = sk.solve_tsk(lam, V, y, beta=30.0)
+    classes, F = sk.tsk_scores(V, mu, y)
+    K = (V * mu) @ V.T
+    lab = np.flatnonzero(y != -1)
+    F_direct = np.column_stack([K[:, lab[y[lab] == c]].sum(axis=1) for c in classes])
+    assert np.allclose(F, F_direct)
+    betas = [1.0, 30.0, 300.0]
+    best, acc = sk.loo_select_beta(lam, V, y, betas)
+    # the same leave-one-out, written out with the cvxpy path and the dense kernel
+    expected = []
+    for beta in betas:
+        right = 0
+        for i in lab:
+            y_i = y.copy()
+            y_i[i] = -1
+            K_i = (V * sk.solve_tsk(lam, V, y_i, beta=beta)) @ V.T
+            rest = lab[lab != i]
+            cls = np.unique(y[rest])
+            right += cls[np.argmax([K_i[i, rest[y[rest] == c]].sum() for c in cls])] == y[i]
+        expected.append(right / lab.size)
+    assert np.allclose(acc, expected)
+    assert best == betas[int(np.flatnonzero(np.isclose(acc, max(acc)))[0])]
+    with pytest.raises(ValueError, match="positive"):
+        sk.loo_select_beta(lam, V, y, [0.0, 1.0])
+    with pytest.raises(ValueError, match="one class"):
+        sk.loo_select_beta(lam, V, np.where(y == 1, -1, np.where(y == -1, -1, 0)), [1.0])
