@@ -36,6 +36,11 @@ WRONG_ANSWERS = {
         "ch1-ex-kp-effect",  # forgets the square
         "def kp_gain(y, z, C0):\n    return C0 * float(z @ y)",
     ),
+    "03_spectral_kernel_learning": (
+        "ch3-ex-q-eigs",  # forgets the square of 1 / (1 - lambda)
+        "def q_eigenvalues(lam, mu):\n"
+        "    return np.sort(np.r_[mu * (1 + 1 / (1 - lam)), np.zeros(len(mu))])",
+    ),
 }
 
 
