@@ -1,0 +1,243 @@
+"""sslteach.ksc against independent formulations: the KKT conditions (7), a bordered system
+built from them, the non-symmetric eigenproblem (3), and scikit-learn's SVC for LapSVM."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.svm import SVC
+
+from sslteach import datasets, kernels, ksc
+
+
+def _problem(seed, M=60, n_labeled=8, sigma2=2.0):
+    rng = np.random.default_rng(seed)
+    y_true = np.repeat([0, 1], M // 2)
+    X = rng.standard_normal((M, 2)) + 3.0 * y_true[:, None]
+    y = datasets.ssl_split(y_true, n_labeled, random_state=seed)
+    yp = np.where(y == -1, 0.0, np.where(y == 1, 1.0, -1.0))
+    return X, y_true, y, yp, ksc.ksc_kernel(X, sigma2=sigma2)
+
+
+def _block_kernel(sizes):
+    return scipy.linalg.block_diag(*[np.ones((s, s)) for s in sizes])
+
+
+def test_kernel_convention():
+    X = np.random.default_rng(0).standard_normal((7, 3))
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    np.testing.assert_allclose(ksc.ksc_kernel(X, sigma2=1.7), np.exp(-d2 / 1.7))
+    np.testing.assert_allclose(ksc.ksc_kernel(X, sigma2=1.7), kernels.rbf_kernel(X, sigma=np.sqrt(1.7 / 2)))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_ksc_matches_the_nonsymmetric_eigenproblem(k):
+    X, *_, Omega = _problem(0)
+    res = ksc.kernel_spectral_clustering(Omega, k)
+    M = Omega.shape[0]
+    d = Omega.sum(1)
+    MD = np.eye(M) - np.outer(np.ones(M), 1 / d) / np.sum(1 / d)  # I - 1 1^T D^-1 / 1^T D^-1 1
+    A = np.diag(1 / d) @ MD @ Omega
+    lam, vec = scipy.linalg.eig(A)
+    order = np.argsort(-lam.real)
+    np.testing.assert_allclose(res.eigvals, lam.real[order][: k - 1], rtol=1e-9, atol=1e-12)
+    for t in range(k - 1):
+        v = vec[:, order[t]].real
+        cos = abs(v @ res.alpha[:, t]) / np.linalg.norm(v)
+        assert cos == pytest.approx(1.0, abs=1e-8)
+        np.testing.assert_allclose(A @ res.alpha[:, t], res.eigvals[t] * res.alpha[:, t], atol=1e-10)
+    np.testing.assert_allclose(res.e, MD @ Omega @ res.alpha, atol=1e-10)  # e = M_D Omega alpha
+    assert res.labels.shape == (M,) and set(np.unique(res.labels)) <= set(range(k))
+
+
+def test_ksc_ideal_case_properties():
+    """Sect. II-B, properties 1 and 2: eigenvalue 1 has multiplicity k-1, piecewise-constant eigenvectors."""
+    sizes = [5, 7, 9]
+    Omega = _block_kernel(sizes)
+    res = ksc.kernel_spectral_clustering(Omega, 3)
+    np.testing.assert_allclose(res.eigvals, [1.0, 1.0], atol=1e-12)
+    blocks = np.repeat(np.arange(3), sizes)
+    for p in range(3):
+        assert np.ptp(res.alpha[blocks == p], axis=0).max() < 1e-10
+    # sign patterns separate the blocks exactly
+    assert len({tuple(res.codebook[res.labels[blocks == p][0]]) for p in range(3)}) == 3
+    for p in range(3):
+        assert np.unique(res.labels[blocks == p]).size == 1
+
+
+def test_semi_ksc_system_equals_dense_formula():
+    X, _, _, yp, Omega = _problem(1)
+    gamma, rho = 1.0, 0.7
+    H, r = ksc.semi_ksc_system(Omega, yp, gamma=gamma, rho=rho)
+    M = Omega.shape[0]
+    G = np.diag(gamma / Omega.sum(1) - rho * (yp != 0))
+    c = np.ones(M) @ G @ np.ones(M)
+    MS = np.eye(M) - np.outer(np.ones(M), np.ones(M)) @ G / c
+    np.testing.assert_allclose(H, np.eye(M) - G @ MS @ Omega, atol=1e-12)
+    np.testing.assert_allclose(r, rho * MS.T @ yp, atol=1e-12)
+
+
+@given(seed=st.integers(0, 10_000), rho=st.floats(0.05, 1.0), gamma=st.floats(0.5, 1.5))
+def test_solution_satisfies_kkt_and_the_bordered_system(seed, rho, gamma):
+    X, _, _, yp, Omega = _problem(seed, M=40, n_labeled=6)
+    try:
+        alpha, b = ksc.solve_semi_ksc(Omega, yp, gamma=gamma, rho=rho)
+    except ValueError as exc:  # a singular draw must say so by name
+        assert "gamma" in str(exc) and "rho" in str(exc) and "c =" in str(exc)
+        return
+    M = Omega.shape[0]
+    g = gamma / Omega.sum(1) - rho * (yp != 0)
+    e = Omega @ alpha + b  # eq. (10)
+    scale = np.abs(alpha).max() + np.abs(g * e).max() + rho
+    # KKT (7): alpha = (gamma D^-1 - rho A) e + rho y, and 1^T alpha = 0
+    assert np.abs(alpha - (g * e + rho * yp)).max() <= 1e-8 * scale
+    assert abs(alpha.sum()) <= 1e-8 * np.abs(alpha).sum()
+    # the bordered system in (alpha, b) read off (7) directly
+    B = np.zeros((M + 1, M + 1))
+    B[:M, :M] = np.eye(M) - g[:, None] * Omega
+    B[:M, M] = -g
+    B[M, :M] = 1.0
+    sol = np.linalg.solve(B, np.r_[rho * yp, 0.0])
+    np.testing.assert_allclose(alpha, sol[:M], rtol=1e-7, atol=1e-9 * np.abs(sol).max())
+    assert b == pytest.approx(sol[M], rel=1e-7, abs=1e-9 * np.abs(sol).max())
+
+
+def test_out_of_sample_model_at_training_points_equals_projections():
+    X, y_true, y, yp, Omega = _problem(2)
+    model = ksc.SemiSupervisedKSC(sigma2=2.0, rho=0.6).fit(X, y)
+    np.testing.assert_allclose(model.decision_function(X), model.e_, atol=1e-10)
+    # eq. (11) literally: (theta^T - (1/c) 1^T G Omega) alpha - (rho/c) 1^T y
+    g = 1.0 / Omega.sum(1) - 0.6 * (yp != 0)
+    c = g.sum()
+    lit = (Omega - np.outer(np.ones(len(g)), g @ Omega) / c) @ model.alpha_ - 0.6 / c * yp.sum()
+    np.testing.assert_allclose(lit, model.e_, atol=1e-10)
+    # alpha_hat (15) with gamma D_val^-1
+    Xv = X[:5] + 0.1
+    Kv = ksc.ksc_kernel(Xv, X, sigma2=2.0)
+    np.testing.assert_allclose(model.alpha_hat(Xv), (Kv @ model.alpha_ + model.b_) / Kv.sum(1))
+    assert (model.transduction_ == y_true).mean() > 0.9
+
+
+def test_ideal_block_kernel_gives_piecewise_constant_alpha():
+    sizes = [12, 8]
+    Omega = _block_kernel(sizes)
+    blocks = np.repeat([0, 1], sizes)
+    yp = np.zeros(20)
+    yp[[0, 3, 5]] = 1.0
+    yp[[13, 15]] = -1.0
+    alpha, b = ksc.solve_semi_ksc(Omega, yp, gamma=1.0, rho=0.5)
+    for p in range(2):
+        assert np.ptp(alpha[blocks == p]) < 1e-10
+    np.testing.assert_allclose(Omega @ alpha + b, np.where(blocks == 0, 1.0, -1.0), atol=1e-10)  # e_L = y_L
+    alpha2, _ = ksc.solve_semi_ksc(Omega, yp, gamma=0.5, rho=0.5)  # gamma != 1 breaks it
+    assert np.ptp(alpha2[blocks == 0]) > 1e-3
+
+
+def test_fisher_criterion_against_variance_decomposition():
+    rng = np.random.default_rng(0)
+    a = np.r_[rng.normal(-2, 0.3, 30), rng.normal(1, 0.5, 50)]
+    groups = [a[a < 0], a[a >= 0]]
+    within = sum(((gr - gr.mean()) ** 2).sum() for gr in groups)
+    total = ((a - a.mean()) ** 2).sum()
+    assert ksc.fisher_criterion(a) == pytest.approx(1 - within / total)
+    assert ksc.fisher_criterion(np.r_[np.full(5, -1.0), np.full(3, 2.0)]) == pytest.approx(1.0)
+    assert ksc.fisher_criterion(np.ones(4)) == 0.0
+    assert ksc.ssf_criterion(a, [1.0, -1.0], [1, 1], eta_u=0.25) == pytest.approx(
+        0.25 * ksc.fisher_criterion(a) + 0.75 * 0.5
+    )
+
+
+def test_select_semi_ksc_scores_are_ssf_of_the_fitted_models():
+    X, _, y, yp, _ = _problem(3)
+    Xv = np.random.default_rng(9).standard_normal((30, 2)) + 1.5
+    sel = ksc.select_semi_ksc(X, y, Xv, sigma2_grid=[0.5, 2.0], rho_grid=[0.3, 0.9])
+    for i, s2 in enumerate([0.5, 2.0]):
+        for j, r in enumerate([0.3, 0.9]):
+            m = ksc.SemiSupervisedKSC(sigma2=s2, rho=r).fit(X, y)
+            lab = yp != 0
+            want = ksc.ssf_criterion(m.alpha_hat(Xv), m.e_[lab], yp[lab])
+            assert sel.scores[i, j] == pytest.approx(want)
+    assert sel.score == np.nanmax(sel.scores)
+    assert (sel.sigma2, sel.rho) in [(s, r) for s in (0.5, 2.0) for r in (0.3, 0.9)]
+
+
+def test_one_vs_rest_recovers_blocks():
+    X, y = datasets.make_gaussian_clouds("three", 300, random_state=0)
+    y_train = datasets.ssl_split(y, 6, random_state=0)
+    model = ksc.OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y_train)
+    assert (model.transduction_ == y).mean() > 0.95
+    np.testing.assert_array_equal(model.predict(X), model.transduction_)
+
+
+def test_lapsvm_optimality_conditions():
+    X, y_true, y, yp, _ = _problem(4, M=80, n_labeled=12)
+    m = ksc.LapSVM(sigma2=2.0, gamma_A=1e-2, gamma_I=1.0).fit(X, y)
+    C = 1.0 / 12
+    assert m.primal_objective_ == pytest.approx(m.dual_objective_, rel=1e-5)  # zero duality gap
+    assert np.all(m.beta_ >= -1e-12) and np.all(m.beta_ <= C + 1e-12)
+    yl = m.y_labeled_
+    assert abs(yl @ m.beta_) < 1e-7
+    margin = yl * m.decision_train_[m.lab_]
+    tol = 1e-4
+    assert np.all(margin[m.beta_ < 1e-6 * C] >= 1 - tol)
+    assert np.all(margin[m.beta_ > (1 - 1e-6) * C] <= 1 + tol)
+    free = (m.beta_ > 1e-6 * C) & (m.beta_ < (1 - 1e-6) * C)
+    np.testing.assert_allclose(margin[free], 1.0, atol=tol)
+
+
+def test_lapsvm_without_manifold_term_is_the_svm():
+    X, _, y, _, _ = _problem(5, M=60, n_labeled=10)
+    gA = 0.05
+    m = ksc.LapSVM(sigma2=2.0, gamma_A=gA, gamma_I=0.0).fit(X, y)
+    lab = y != -1
+    K = ksc.ksc_kernel(X, sigma2=2.0)
+    svc = SVC(kernel="precomputed", C=1.0 / (2 * gA * lab.sum()), tol=1e-8).fit(K[np.ix_(lab, lab)], y[lab])
+    np.testing.assert_allclose(m.decision_function(X), svc.decision_function(K[:, lab]), atol=1e-4)
+    assert np.abs(m.alpha_[~lab]).max() < 1e-8
+
+
+def test_bad_input():
+    X, _, y, yp, Omega = _problem(6)
+    with pytest.raises(ValueError, match="no labelled"):
+        ksc.solve_semi_ksc(Omega, np.zeros(len(yp)), rho=0.5)
+    with pytest.raises(ValueError, match="one class"):
+        ksc.solve_semi_ksc(Omega, np.abs(yp), rho=0.5)
+    with pytest.raises(ValueError, match=r"rho must be in \(0, 1\]"):
+        ksc.solve_semi_ksc(Omega, yp, rho=1.5)
+    with pytest.raises(ValueError, match="rho"):
+        ksc.solve_semi_ksc(Omega, yp, rho=0.0)
+    with pytest.raises(ValueError, match="negative"):
+        ksc.solve_semi_ksc(Omega - 0.5, yp, rho=0.5)
+    with pytest.raises(ValueError, match="0 for unlabelled"):
+        ksc.solve_semi_ksc(Omega, np.where(yp == 0, -1, yp) * 2, rho=0.5)
+    with pytest.raises(ValueError, match="exactly two classes"):
+        ksc.SemiSupervisedKSC().fit(X, np.where(y == 1, -1, y))
+    with pytest.raises(ValueError, match="no labelled"):
+        ksc.LapSVM().fit(X, np.full(len(y), -1))
+    with pytest.raises(ValueError, match="one class"):
+        ksc.kernel_spectral_clustering(Omega, 2) and ksc.semi_ksc_system(Omega, -np.abs(yp), rho=0.5)
+    with pytest.raises(ValueError, match="NaN"):
+        ksc.SemiSupervisedKSC().fit(np.where(X > 2, np.nan, X), y)
+
+
+def test_singular_system_is_reported():
+    # ideal two-block kernel, gamma = 1, labels l1 = 1 and l2 = 3: b drops out of the
+    # equations when 1/(l1 rho) + 1/(l2 rho) = 2, i.e. rho = 2/3, though c = 2 - 4 rho != 0
+    Omega = _block_kernel([6, 6])
+    yp = np.zeros(12)
+    yp[0] = 1.0
+    yp[[6, 7, 8]] = -1.0
+    with pytest.raises(ValueError, match=r"singular.*gamma = 1.0, rho = 0.66.*, c = -0.66"):
+        ksc.solve_semi_ksc(Omega, yp, rho=2 / 3)
+    alpha, b = ksc.solve_semi_ksc(Omega, yp, rho=0.6)  # nearby rho is fine (rho = 0.5 makes c = 0)
+    assert np.isfinite(alpha).all() and np.isfinite(b)
+
+
+def test_c_equal_zero_is_reported():
+    Omega = np.ones((10, 10)) * 0.5 + 0.5 * np.eye(10)
+    yp = np.zeros(10)
+    yp[0], yp[1] = 1.0, -1.0
+    rho = np.sum(1.0 / Omega.sum(1)) / 2  # makes c = sum(1/d) - 2 rho = 0
+    with pytest.raises(ValueError, match="c = .* is zero"):
+        ksc.solve_semi_ksc(Omega, yp, rho=rho)
