@@ -232,7 +232,9 @@ def semi_ksc_system(Omega, y, *, gamma=1.0, rho):
 def _assemble(Omega, g, c, y, rho):
     Og = Omega @ g
     H = np.multiply(Omega, -g[:, None])
-    H += np.outer(g / c, Og)  # rank one: (1/c) g (Omega g)^T
+    gc = g / c
+    for i in range(0, H.shape[0], 1024):  # rank one, (1/c) g (Omega g)^T, in row blocks
+        H[i : i + 1024] += np.outer(gc[i : i + 1024], Og)
     H.flat[:: H.shape[0] + 1] += 1.0
     r = rho * (y - (y.sum() / c) * g)
     return H, r
@@ -271,9 +273,17 @@ def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     return alpha, b
 
 
+def _max_row_sum(H, block=1024):
+    """max row sum of |H|, in row blocks (no M x M temporary)."""
+    return max(np.abs(H[i : i + block]).sum(axis=1).max() for i in range(0, H.shape[0], block))
+
+
 def _solve_assembled(H, r, gamma, rho, c):
-    anorm = np.abs(H).sum(axis=0).max()
-    lu, piv, info = scipy.linalg.lapack.dgetrf(H, overwrite_a=True)
+    # LAPACK works in Fortran order: factorise A = H.T (a view, no copy) in place and solve
+    # A^T alpha = r. The 1-norm of A is the largest row sum of |H|.
+    A = H.T
+    anorm = _max_row_sum(H)
+    lu, piv, info = scipy.linalg.lapack.dgetrf(A, overwrite_a=True)
     rcond = 0.0
     if info == 0:
         rcond, _ = scipy.linalg.lapack.dgecon(lu, anorm, norm="1")
@@ -283,7 +293,7 @@ def _solve_assembled(H, r, gamma, rho, c):
             f"{rcond:.2g}) for gamma = {gamma}, rho = {rho}, c = {c:.4g}. Choose another rho in "
             "(0, 1] or another kernel bandwidth."
         )
-    alpha, _ = scipy.linalg.lapack.dgetrs(lu, piv, r)
+    alpha, _ = scipy.linalg.lapack.dgetrs(lu, piv, r, trans=1)
     return alpha, rcond
 
 
