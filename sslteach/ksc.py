@@ -36,7 +36,7 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_data, check_int, check_positive, check_square
-from .kernels import rbf_kernel
+from .kernels import rbf_kernel, squared_distances
 
 __all__ = [
     "ksc_kernel",
@@ -49,6 +49,7 @@ __all__ = [
     "select_semi_ksc",
     "OneVsRestSemiKSC",
     "LapSVM",
+    "evaluate_protocol",
 ]
 
 #: reciprocal condition number below which eq. (8) is refused as numerically singular
@@ -447,12 +448,12 @@ class SemiSupervisedKSC(ClassifierMixin, BaseEstimator):
 def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25):
     r"""Grid search of (sigma2, rho) maximising the SSF criterion (17) on validation data.
 
-    For each :math:`\sigma^2` the training and validation kernels are computed once; for each
-    :math:`\rho` the system (8) is solved and scored by :func:`ssf_criterion` with
-    :math:`\hat\alpha_{val}` of eq. (15) and the training projections of the labelled
-    points. Grid points where the system is singular score ``nan`` and are skipped. Ties
-    go to the first grid point (smallest :math:`\sigma^2`, then smallest :math:`\rho`, in
-    the order given). ``X_val`` carries no labels (footnote 2 of the paper).
+    For each :math:`\sigma^2` the training and validation kernels are formed once (from
+    squared distances computed once); for each :math:`\rho` the system (8) is solved and
+    scored by :func:`ssf_criterion` with :math:`\hat\alpha_{val}` of eq. (15) and the training
+    projections of the labelled points. Grid points where the system is singular score
+    ``nan`` and are skipped. Ties go to the first grid point (in the order given).
+    ``X_val`` carries no labels (footnote 2 of the paper).
 
     Returns
     -------
@@ -466,25 +467,37 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     rho_grid = [float(r) for r in np.atleast_1d(rho_grid)]
     for r in rho_grid:
         _check_gamma_rho(gamma, r)
-    labeled = yp != 0
-    scores = np.full((len(sigma2_grid), len(rho_grid)), np.nan)
-    for i, s2 in enumerate(sigma2_grid):
-        Omega = ksc_kernel(X, sigma2=s2)
-        Kval = ksc_kernel(X_val, X, sigma2=s2)
-        dval = Kval.sum(axis=1)
-        for j, r in enumerate(rho_grid):
-            try:
-                alpha, b = solve_semi_ksc(Omega, yp, gamma=gamma, rho=r)
-            except ValueError:
-                continue
-            e_l = Omega[labeled] @ alpha + b
-            a_hat = gamma * (Kval @ alpha + b) / dval
-            scores[i, j] = ssf_criterion(a_hat, e_l, yp[labeled], eta_u=eta_u)
-    if np.all(np.isnan(scores)):
-        raise ValueError("The system (8) was singular at every grid point; widen the grids.")
+    scores = _ssf_grid(
+        squared_distances(X), squared_distances(X_val, X), yp, sigma2_grid, rho_grid, gamma, eta_u
+    )
     i, j = np.unravel_index(np.nanargmax(scores), scores.shape)
     est = SemiSupervisedKSC(sigma2=sigma2_grid[i], rho=rho_grid[j], gamma=gamma).fit(X, y)
     return Bunch(sigma2=sigma2_grid[i], rho=rho_grid[j], score=scores[i, j], scores=scores, estimator=est)
+
+
+def _solve_fast(Omega, yp, gamma, rho):
+    """solve_semi_ksc without re-validating Omega and y (for grid searches)."""
+    g, c = _semi_ksc_parts(Omega, yp, gamma, rho)
+    alpha, _ = _solve_assembled(*_assemble(Omega, g, c, yp, rho), gamma, rho, c)
+    return alpha, -(g @ (Omega @ alpha) + rho * yp.sum()) / c
+
+
+def _ssf_grid(D2, D2_val, yp, sigma2_grid, rho_grid, gamma, eta_u):
+    labeled = yp != 0
+    scores = np.full((len(sigma2_grid), len(rho_grid)), np.nan)
+    for i, s2 in enumerate(sigma2_grid):
+        Omega, Kval = np.exp(-D2 / s2), np.exp(-D2_val / s2)
+        dval = Kval.sum(axis=1)
+        for j, r in enumerate(rho_grid):
+            try:
+                alpha, b = _solve_fast(Omega, yp, gamma, r)
+            except ValueError:
+                continue
+            a_hat = gamma * (Kval @ alpha + b) / dval
+            scores[i, j] = ssf_criterion(a_hat, Omega[labeled] @ alpha + b, yp[labeled], eta_u=eta_u)
+    if np.all(np.isnan(scores)):
+        raise ValueError("The system (8) was singular at every grid point; widen the grids.")
+    return scores
 
 
 class OneVsRestSemiKSC(ClassifierMixin, BaseEstimator):
@@ -516,14 +529,16 @@ class OneVsRestSemiKSC(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y[labeled])
         if self.classes_.size < 2:
             raise ValueError("y needs labelled points of at least two classes.")
+        gamma, rho = _check_gamma_rho(self.gamma, self.rho)
         Omega = ksc_kernel(X, sigma2=self.sigma2)
-        alphas, bs = [], []
-        for cls in self.classes_:
-            yp = np.where(labeled, np.where(y == cls, 1.0, -1.0), 0.0)
-            a, b = solve_semi_ksc(Omega, yp, gamma=self.gamma, rho=self.rho)
-            alphas.append(a)
-            bs.append(b)
-        self.alpha_, self.b_ = np.column_stack(alphas), np.array(bs)
+        # A (the labelled points) is the same for every class, so g, c and the matrix of
+        # eq. (8) are too: one LU factorisation, one right-hand side per class.
+        Y = np.column_stack([np.where(labeled, np.where(y == cls, 1.0, -1.0), 0.0) for cls in self.classes_])
+        g, c = _semi_ksc_parts(Omega, Y[:, 0], gamma, rho)
+        H, _ = _assemble(Omega, g, c, Y[:, 0], rho)
+        R = rho * (Y - np.outer(g / c, Y.sum(axis=0)))
+        self.alpha_, _ = _solve_assembled(H, R, gamma, rho, c)
+        self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[np.argmax(self.e_, axis=1)]
@@ -598,42 +613,13 @@ class LapSVM(ClassifierMixin, BaseEstimator):
         gA = check_positive(self.gamma_A, "gamma_A")
         gI = check_positive(self.gamma_I, "gamma_I", strict=False)
         k = check_int(self.n_neighbors, "n_neighbors", low=1, high=n - 1, high_hint=f"There are {n} points.")
-        lab = np.flatnonzero(yp != 0)
-        yl = yp[lab]
-        l_ = lab.size
-        K = ksc_kernel(X, sigma2=self.sigma2)
-        L = _knn_laplacian(X, k)
-        H = 2.0 * gA * np.eye(n) + (2.0 * gI / n**2) * (L @ K)
-        JY = np.zeros((n, l_))
-        JY[lab, np.arange(l_)] = yl
-        G = np.linalg.solve(H, JY)  # alpha = G beta
-        Q = K[lab] @ G * yl[:, None]
-        Q = (Q + Q.T) / 2.0
-        beta = cp.Variable(l_)
-        prob = cp.Problem(
-            cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
-            [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
-        )
-        prob.solve(solver=self.solver)
-        if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-            raise ValueError(f"The LapSVM dual QP ended with status {prob.status!r}.")
-        if prob.status == cp.OPTIMAL_INACCURATE:
-            warnings.warn("The LapSVM dual QP was solved inaccurately.", UserWarning, stacklevel=2)
-        bt = np.clip(np.asarray(beta.value).ravel(), 0.0, 1.0 / l_)
-        alpha = G @ bt
-        f0 = K[lab] @ alpha
-        self.b_ = _svm_bias(f0, yl, bt, 1.0 / l_)
-        self.alpha_, self.beta_, self.X_fit_ = alpha, bt, X
-        self.dual_objective_ = float(bt.sum() - 0.5 * bt @ Q @ bt)
-        f_all = K @ alpha + self.b_
-        KLK = K @ (L @ (K @ alpha))
-        self.primal_objective_ = float(
-            np.mean(np.maximum(0.0, 1.0 - yl * f_all[lab])) + gA * alpha @ K @ alpha + gI / n**2 * alpha @ KLK
-        )
-        self.decision_train_ = f_all
-        self.transduction_ = self.classes_[(f_all >= 0).astype(int)]
-        self.lab_ = lab
-        self.y_labeled_ = yl
+        sol = _lapsvm_solve(ksc_kernel(X, sigma2=self.sigma2), _knn_laplacian(X, k), yp, gA, gI, self.solver)
+        self.alpha_, self.b_, self.beta_ = sol.alpha, sol.b, sol.beta
+        self.dual_objective_, self.primal_objective_ = sol.dual, sol.primal
+        self.decision_train_ = sol.f
+        self.lab_, self.y_labeled_ = sol.lab, sol.yl
+        self.X_fit_ = X
+        self.transduction_ = self.classes_[(sol.f >= 0).astype(int)]
         return self
 
     def decision_function(self, X):
@@ -643,6 +629,50 @@ class LapSVM(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
+
+
+def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
+    """The dual QP of LapSVM for a kernel matrix K, a sparse Laplacian L and labels yp in {-1, 0, +1}."""
+    n = K.shape[0]
+    lab = np.flatnonzero(yp != 0)
+    yl = yp[lab]
+    l_ = lab.size
+    H = (2.0 * gI / n**2) * (L @ K)
+    H.flat[:: n + 1] += 2.0 * gA
+    JY = np.zeros((n, l_))
+    JY[lab, np.arange(l_)] = yl
+    G = np.linalg.solve(H, JY)  # alpha = G beta
+    Q = K[lab] @ G * yl[:, None]
+    Q = (Q + Q.T) / 2.0
+    beta = cp.Variable(l_)
+    prob = cp.Problem(
+        cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
+        [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
+    )
+    prob.solve(solver=solver)
+    if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+        raise ValueError(f"The LapSVM dual QP ended with status {prob.status!r}.")
+    if prob.status == cp.OPTIMAL_INACCURATE:
+        warnings.warn("The LapSVM dual QP was solved inaccurately.", UserWarning, stacklevel=3)
+    bt = np.clip(np.asarray(beta.value).ravel(), 0.0, 1.0 / l_)
+    alpha = G @ bt
+    b = _svm_bias(K[lab] @ alpha, yl, bt, 1.0 / l_)
+    f = K @ alpha + b
+    primal = (
+        np.mean(np.maximum(0.0, 1.0 - yl * f[lab]))
+        + gA * alpha @ K @ alpha
+        + gI / n**2 * alpha @ (K @ (L @ (K @ alpha)))
+    )
+    return Bunch(
+        alpha=alpha,
+        b=b,
+        beta=bt,
+        f=f,
+        lab=lab,
+        yl=yl,
+        dual=float(bt.sum() - 0.5 * bt @ Q @ bt),
+        primal=float(primal),
+    )
 
 
 def _svm_bias(f0, y, beta, C, tol=1e-6):
@@ -661,3 +691,100 @@ def _svm_bias(f0, y, beta, C, tol=1e-6):
     if np.isfinite(lo_v) and np.isfinite(hi_v):
         return float((lo_v + hi_v) / 2)
     return float(lo_v if np.isfinite(lo_v) else hi_v)
+
+
+# ----------------------------------------------------------------------------------------
+# the paper's protocol (Sect. IV-B), shared by Chapter 4 and scripts/reproduce_ch4.py
+# ----------------------------------------------------------------------------------------
+
+
+def evaluate_protocol(
+    X,
+    y,
+    labeled,
+    *,
+    sigma2_factors=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
+    rho_grid=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    gamma_A_grid=(1e-6, 1e-4, 1e-2, 1.0),
+    gamma_I=1.0,
+    n_unlabeled=600,
+    n_val=600,
+    eta_u=0.25,
+    lapsvm=True,
+    random_state=0,
+):
+    r"""One randomisation of Table I of Alzate & Suykens (2012): Semi-KSC and LapSVM.
+
+    The labelled points ``labeled`` (indices into X) plus ``n_unlabeled`` points drawn at
+    random from the rest form the training set; ``n_val`` further points form the
+    validation set. :math:`\sigma^2` ranges over ``sigma2_factors`` times the median
+    squared distance between training points (the same grid for both methods).
+
+    * Semi-KSC: (sigma2, rho) maximise SSF (17) with weight ``eta_u`` on the unlabelled
+      validation points (:func:`select_semi_ksc`); gamma = 1.
+    * LapSVM: (sigma2, gamma_A) maximise the accuracy on the *labelled* validation points
+      (the paper's protocol for its baseline); gamma_I and k = 6 fixed.
+
+    Both are then evaluated on every point of X (the paper's "full data set"); the error
+    is the fraction misclassified.
+
+    Returns
+    -------
+    Bunch with ``semi_ksc`` and ``lapsvm`` errors (nan when ``lapsvm=False``), the chosen
+    parameters ``semi_ksc_params`` and ``lapsvm_params``, and fit times of the selected
+    models ``semi_ksc_time`` and ``lapsvm_time`` (seconds: the solve alone, kernel given).
+    """
+    import time
+
+    X = check_data(X, name="X")
+    y = np.asarray(y)
+    labeled = np.asarray(labeled)
+    rng = np.random.default_rng(random_state)
+    rest = np.setdiff1d(np.arange(X.shape[0]), labeled)
+    perm = rng.permutation(rest)
+    train_u, val = perm[:n_unlabeled], perm[n_unlabeled : n_unlabeled + n_val]
+    if val.size == 0:
+        raise ValueError("No point is left for validation; lower n_unlabeled.")
+    train = np.r_[train_u, labeled]  # the paper's order: unlabelled, then labelled
+    y_train = np.r_[np.full(train_u.size, -1), y[labeled]]
+    classes, yp = _binary_labels(y_train, train.size)
+    Xt = X[train]
+    # squared distances once; every kernel of the grids is exp(-D2 / sigma2)
+    D2 = squared_distances(Xt)
+    D2_val = squared_distances(X[val], Xt)
+    D2_all = squared_distances(X, Xt)
+    med = float(np.median(D2))
+    grid = [f * med for f in sigma2_factors]
+    scores = _ssf_grid(D2, D2_val, yp, grid, list(rho_grid), 1.0, eta_u)
+    i, j = np.unravel_index(np.nanargmax(scores), scores.shape)
+    t0 = time.perf_counter()
+    alpha, b = _solve_fast(np.exp(-D2 / grid[i]), yp, 1.0, rho_grid[j])
+    t_ksc = time.perf_counter() - t0
+    pred = classes[(np.exp(-D2_all / grid[i]) @ alpha + b >= 0).astype(int)]
+    out = Bunch(
+        semi_ksc=float(np.mean(pred != y)),
+        semi_ksc_params={"sigma2/median": sigma2_factors[i], "rho": rho_grid[j]},
+        semi_ksc_time=t_ksc,
+        lapsvm=np.nan,
+        lapsvm_params=None,
+        lapsvm_time=np.nan,
+    )
+    if lapsvm:
+        L = _knn_laplacian(Xt, 6)
+        yv = np.where(y[val] == classes[1], 1.0, -1.0)
+        best = (-1.0, None)
+        for s2, f in zip(grid, sigma2_factors, strict=True):
+            K, Kv = np.exp(-D2 / s2), np.exp(-D2_val / s2)
+            for ga in gamma_A_grid:
+                sol = _lapsvm_solve(K, L, yp, ga, gamma_I)
+                acc = float(np.mean(np.where(Kv @ sol.alpha + sol.b >= 0, 1.0, -1.0) == yv))
+                if acc > best[0]:
+                    best = (acc, (s2, f, ga, sol))
+        s2, f, ga, sol = best[1]
+        t0 = time.perf_counter()
+        _lapsvm_solve(np.exp(-D2 / s2), L, yp, ga, gamma_I)
+        out.lapsvm_time = time.perf_counter() - t0
+        pred = classes[(np.exp(-D2_all / s2) @ sol.alpha + sol.b >= 0).astype(int)]
+        out.lapsvm = float(np.mean(pred != y))
+        out.lapsvm_params = {"sigma2/median": f, "gamma_A": ga}
+    return out

@@ -241,3 +241,34 @@ def test_c_equal_zero_is_reported():
     rho = np.sum(1.0 / Omega.sum(1)) / 2  # makes c = sum(1/d) - 2 rho = 0
     with pytest.raises(ValueError, match="c = .* is zero"):
         ksc.solve_semi_ksc(Omega, yp, rho=rho)
+
+
+def test_one_vs_rest_equals_separate_binary_solves():
+    X, y = datasets.make_gaussian_clouds("four", 120, random_state=1)
+    y_train = datasets.ssl_split(y, 8, random_state=1)
+    model = ksc.OneVsRestSemiKSC(sigma2=1.5, rho=0.4).fit(X, y_train)
+    Omega = ksc.ksc_kernel(X, sigma2=1.5)
+    for c, cls in enumerate(model.classes_):
+        yp = np.where(y_train == -1, 0.0, np.where(y_train == cls, 1.0, -1.0))
+        alpha, b = ksc.solve_semi_ksc(Omega, yp, rho=0.4)
+        np.testing.assert_allclose(model.alpha_[:, c], alpha, atol=1e-10)
+        assert model.b_[c] == pytest.approx(b)
+
+
+def test_evaluate_protocol_matches_the_estimators():
+    X, y = datasets.make_g241c(300, 5, random_state=0)
+    labeled = np.flatnonzero(datasets.ssl_split(y, 10, random_state=0) != -1)
+    grid = dict(sigma2_factors=(0.5, 2.0), rho_grid=(0.3, 1.0), gamma_A_grid=(1e-2,))
+    res = ksc.evaluate_protocol(X, y, labeled, n_unlabeled=150, n_val=100, random_state=0, **grid)
+    # redo the Semi-KSC half with the public estimators
+    rest = np.random.default_rng(0).permutation(np.setdiff1d(np.arange(300), labeled))
+    tr, va = np.r_[rest[:150], labeled], rest[150:250]
+    y_tr = np.r_[np.full(150, -1), y[labeled]]
+    med = np.median(kernels.squared_distances(X[tr]))
+    sel = ksc.select_semi_ksc(X[tr], y_tr, X[va], sigma2_grid=[0.5 * med, 2.0 * med], rho_grid=[0.3, 1.0])
+    assert res.semi_ksc == pytest.approx(np.mean(sel.estimator.predict(X) != y))
+    assert res.semi_ksc_params == {"sigma2/median": sel.sigma2 / med, "rho": sel.rho}
+    # and the LapSVM half at the chosen parameters
+    s2 = res.lapsvm_params["sigma2/median"] * med
+    lap = ksc.LapSVM(sigma2=s2, gamma_A=res.lapsvm_params["gamma_A"]).fit(X[tr], y_tr)
+    assert res.lapsvm == pytest.approx(np.mean(lap.predict(X) != y), abs=1 / 300)
