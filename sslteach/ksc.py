@@ -378,7 +378,28 @@ def _binary_labels(y, n):
     return classes, yp
 
 
-class SemiSupervisedKSC(ClassifierMixin, BaseEstimator):
+class _KernelExpansion:
+    r"""The out-of-sample model of the estimators below: :math:`\hat e(x) = \theta(x)^T\alpha + b`.
+
+    With :math:`\theta(x) = [K(x_1, x), \dots, K(x_n, x)]^T` over the training points this is
+    eq. (11) of Alzate & Suykens (2012) (``alpha_`` of shape (n,)) or one column per class
+    (shape (n, C)); for LapSVM it is :math:`f(x)`. Time O(p n d) for p points.
+    """
+
+    def _kernel(self, X):
+        check_is_fitted(self, "alpha_")
+        X = check_data(X, name="X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the model was fitted with {self.X_fit_.shape[1]}."
+            )
+        return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2)
+
+    def decision_function(self, X):
+        return self._kernel(X) @ self.alpha_ + self.b_
+
+
+class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     r"""Semi-supervised binary kernel spectral clustering (Alzate & Suykens, 2012).
 
     ``fit(X, y)`` (``y = -1`` for unlabelled points, labelled points of two classes) solves
@@ -418,19 +439,6 @@ class SemiSupervisedKSC(ClassifierMixin, BaseEstimator):
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[(self.e_ >= 0).astype(int)]
         return self
-
-    def _kernel(self, X):
-        check_is_fitted(self, "alpha_")
-        X = check_data(X, name="X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(
-                f"X has {X.shape[1]} features but the model was fitted with {self.X_fit_.shape[1]}."
-            )
-        return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2)
-
-    def decision_function(self, X):
-        r"""The out-of-sample model (11): :math:`\hat e(x) = \theta(x)^T\alpha + b`. O(n M d)."""
-        return self._kernel(X) @ self.alpha_ + self.b_
 
     def predict(self, X):
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
@@ -500,7 +508,7 @@ def _ssf_grid(D2, D2_val, yp, sigma2_grid, rho_grid, gamma, eta_u):
     return scores
 
 
-class OneVsRestSemiKSC(ClassifierMixin, BaseEstimator):
+class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     r"""Multi-class Semi-KSC by one-vs-rest (the paper's future work, Sect. V).
 
     One binary :class:`SemiSupervisedKSC` per class (that class +1, the other labelled
@@ -544,11 +552,6 @@ class OneVsRestSemiKSC(ClassifierMixin, BaseEstimator):
         self.transduction_ = self.classes_[np.argmax(self.e_, axis=1)]
         return self
 
-    def decision_function(self, X):
-        check_is_fitted(self, "alpha_")
-        X = check_data(X, name="X")
-        return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2) @ self.alpha_ + self.b_
-
     def predict(self, X):
         return self.classes_[np.argmax(self.decision_function(X), axis=1)]
 
@@ -565,7 +568,7 @@ def _knn_laplacian(X, n_neighbors):
     return sp.csr_matrix(sp.diags(np.asarray(W.sum(axis=1)).ravel()) - W)
 
 
-class LapSVM(ClassifierMixin, BaseEstimator):
+class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     r"""Laplacian SVM (Belkin, Niyogi & Sindhwani, 2006, Sect. 4.2), solved through its dual QP.
 
     Minimises over :math:`f(x) = \sum_i \alpha_i K(x_i, x) + b`
@@ -621,11 +624,6 @@ class LapSVM(ClassifierMixin, BaseEstimator):
         self.X_fit_ = X
         self.transduction_ = self.classes_[(sol.f >= 0).astype(int)]
         return self
-
-    def decision_function(self, X):
-        check_is_fitted(self, "alpha_")
-        X = check_data(X, name="X")
-        return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2) @ self.alpha_ + self.b_
 
     def predict(self, X):
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]

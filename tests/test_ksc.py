@@ -217,6 +217,8 @@ def test_bad_input():
         ksc.LapSVM().fit(X, np.full(len(y), -1))
     with pytest.raises(ValueError, match="one class"):
         ksc.kernel_spectral_clustering(Omega, 2) and ksc.semi_ksc_system(Omega, -np.abs(yp), rho=0.5)
+    with pytest.raises(ValueError, match="features"):
+        ksc.SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y).predict(X[:, :1])
     with pytest.raises(ValueError, match="NaN"):
         ksc.SemiSupervisedKSC().fit(np.where(X > 2, np.nan, X), y)
 
