@@ -17,6 +17,7 @@ __all__ = [
     "check_square",
     "check_positive",
     "check_int",
+    "check_partial_labels",
 ]
 
 
@@ -117,3 +118,22 @@ def check_int(value, name, *, low, high=None, high_hint=""):
         rng = f"[{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be in {rng}; got {value}.{(' ' + high_hint) if high_hint else ''}")
     return value
+
+
+def check_partial_labels(y, n, *, min_classes=2):
+    """scikit-learn's semi-supervised labels: ``-1`` = unlabelled, any other value a class.
+
+    Returns the boolean mask of labelled points and the sorted classes; refuses a ``y``
+    that is not 1-D with one entry per point, or with labels of fewer than ``min_classes``
+    classes.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
+    labeled = y != -1
+    classes = np.unique(y[labeled])
+    if classes.size < min_classes:
+        raise ValueError(
+            f"y needs labelled points (y != -1) of at least {min_classes} classes; got {classes.size}."
+        )
+    return labeled, classes

@@ -35,7 +35,7 @@ from sklearn.neighbors import kneighbors_graph
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_data, check_int, check_positive, check_square
+from ._validation import check_data, check_int, check_partial_labels, check_positive, check_square
 from .kernels import rbf_kernel, squared_distances
 
 __all__ = [
@@ -529,14 +529,7 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     def fit(self, X, y):
         X = check_data(X, name="X", min_samples=2)
         y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y must be 1-D with one entry per row of X ({X.shape[0]}); got shape {y.shape}."
-            )
-        labeled = y != -1
-        self.classes_ = np.unique(y[labeled])
-        if self.classes_.size < 2:
-            raise ValueError("y needs labelled points of at least two classes.")
+        labeled, self.classes_ = check_partial_labels(y, X.shape[0])
         gamma, rho = _check_gamma_rho(self.gamma, self.rho)
         Omega = ksc_kernel(X, sigma2=self.sigma2)
         # A (the labelled points) is the same for every class, so g, c and the matrix of

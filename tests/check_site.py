@@ -187,16 +187,24 @@ def main(argv=None):
             shots.mkdir(exist_ok=True)
             out = shots / (Path(rel).stem + ".png")
             subprocess.run(
-                [chromium, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,2400",
-                 f"--screenshot={out}", (html_root / rel).as_uri()],
+                [
+                    chromium,
+                    *FLAGS,
+                    f"--user-data-dir={profile}",
+                    "--window-size=1280,2400",
+                    f"--screenshot={out}",
+                    (html_root / rel).as_uri(),
+                ],
                 capture_output=True,
                 timeout=120,
             )
             print(f"screenshot: {out}")
     for f in failures:
         print("  -", f)
-    print(f"{len(pages) - len({f.split(':')[0] for f in failures})} passed, "
-          f"{len({f.split(':')[0] for f in failures})} failed")
+    print(
+        f"{len(pages) - len({f.split(':')[0] for f in failures})} passed, "
+        f"{len({f.split(':')[0] for f in failures})} failed"
+    )
     return 1 if failures else 0
 
 

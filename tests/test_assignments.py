@@ -36,10 +36,13 @@ WRONG_ANSWERS = {
         "ch1-ex-kp-effect",  # forgets the square
         "def kp_gain(y, z, C0):\n    return C0 * float(z @ y)",
     ),
+    "02_cluster_kernels": (
+        "ch2-ex-schur-features",  # sums the features instead of taking their product
+        "def hadamard_features(F, G):\n    return np.hstack([F, G])",
+    ),
     "03_spectral_kernel_learning": (
         "ch3-ex-q-eigs",  # forgets the square of 1 / (1 - lambda)
-        "def q_eigenvalues(lam, mu):\n"
-        "    return np.sort(np.r_[mu * (1 + 1 / (1 - lam)), np.zeros(len(mu))])",
+        "def q_eigenvalues(lam, mu):\n    return np.sort(np.r_[mu * (1 + 1 / (1 - lam)), np.zeros(len(mu))])",
     ),
     "04_semi_supervised_ksc": (
         "ch4-ex-lapsvm-svm",  # forgets the factor 2 of the ambient term

@@ -21,7 +21,7 @@ def brute_force_eq2(X, k):
         for j in range(n):
             if i != j and D[i, j] <= max(h[i], h[j]):
                 den = max(h[i], h[j]) ** 2
-                W[i, j] = np.exp(-D[i, j] ** 2 / den) if den > 0 else 1.0
+                W[i, j] = np.exp(-(D[i, j] ** 2) / den) if den > 0 else 1.0
     return W
 
 
@@ -75,8 +75,9 @@ def test_duplicated_rows_give_finite_weights():
 
 def test_laplacian_zero_multiplicity_counts_components():
     rng = np.random.default_rng(4)
-    X = np.vstack([rng.standard_normal((30, 2)), rng.standard_normal((30, 2)) + 100,
-                   rng.standard_normal((30, 2)) - 100])
+    X = np.vstack(
+        [rng.standard_normal((30, 2)), rng.standard_normal((30, 2)) + 100, rng.standard_normal((30, 2)) - 100]
+    )
     W = knn_graph(X, 4)
     n_comp, _ = connected_components(W, directed=False)
     lam = np.linalg.eigvalsh(normalized_laplacian(W).toarray())

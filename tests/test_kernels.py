@@ -26,8 +26,11 @@ def rel_err(a, b):
     return np.abs(a - b).max() / max(np.abs(b).max(), 1e-300)
 
 
-@given(arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 12)), elements=finite).filter(
-    lambda A: A.shape[0] == A.shape[1]))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 12)), elements=finite).filter(
+        lambda A: A.shape[0] == A.shape[1]
+    )
+)
 def test_center_kernel_equals_J_K_J(K):
     J = explicit_J(K.shape[0])
     expected = J @ K @ J

@@ -126,8 +126,9 @@ def test_estimator_separates_two_clouds_and_uses_labels():
     X = np.vstack([rng.standard_normal((40, 2)), rng.standard_normal((40, 2)) + 6])
     truth = np.r_[np.zeros(40), np.ones(40)]
     for criterion in ("alignment", "cut"):
-        est = SpectralAlignmentClustering(kernel="rbf", sigma=2.0, criterion=criterion,
-                                          min_cluster_size=5).fit(X)
+        est = SpectralAlignmentClustering(
+            kernel="rbf", sigma=2.0, criterion=criterion, min_cluster_size=5
+        ).fit(X)
         acc = np.mean(est.labels_ == truth)
         assert max(acc, 1 - acc) == 1.0
     y = np.full(80, -1)

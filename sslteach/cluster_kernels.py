@@ -1,0 +1,539 @@
+r"""Hierarchical and reweighting cluster kernels (Bodó & Csató, 2010).
+
+Chapter 2 of the book. A data-dependent kernel is built from labelled *and* unlabelled
+points and then handed to any kernel machine:
+
+* :func:`hierarchical_cluster_kernel` (HCK, Algorithm 1; gHCK, Algorithm 2 with
+  ``metric="geodesic"``): cluster hierarchically, read the cophenetic (dendrogram)
+  distances, and turn them into a kernel by classical MDS, :math:`K = -\tfrac12 JMJ`.
+* :class:`HierarchicalClusterKernel`: the same with an out-of-sample extension (the
+  paper's future work).
+* :func:`membership_matrix` and the reweighting kernels :func:`rck_gaussian`,
+  :func:`rck_dot`, :func:`rck_scaled` (eqs. 5-7), used as :math:`K = K_{rw}\circ K_b`;
+  :func:`bagged_cluster_kernel` (Weston et al., 2006), which they generalise.
+* :class:`DataDependentSVC`: any of these kernels over all points, an SVM on the
+  labelled block.
+
+Memberships follow the paper: ``U`` has one row per cluster and one column per point.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.cluster.hierarchy as sch
+from scipy.spatial.distance import squareform
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.cluster import KMeans
+from sklearn.manifold import spectral_embedding
+from sklearn.svm import SVC
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_data, check_int, check_partial_labels, check_positive
+from .graphs import geodesic_distances, knn_graph
+from .kernels import mds_kernel, rbf_kernel, squared_distances
+
+__all__ = [
+    "LINKAGES",
+    "cophenetic_matrix",
+    "hierarchical_cluster_kernel",
+    "HierarchicalClusterKernel",
+    "membership_matrix",
+    "rck_gaussian",
+    "rck_dot",
+    "rck_scaled",
+    "bagged_cluster_kernel",
+    "DataDependentSVC",
+    "TABLE1_ROWS",
+    "table1_candidates",
+    "select_svm",
+]
+
+#: the linkages of eqs. (1)-(3); each gives monotone merge heights, hence an ultrametric
+LINKAGES = ("single", "complete", "average")
+
+
+def _check_linkage(linkage):
+    if linkage not in LINKAGES:
+        raise ValueError(
+            f"linkage must be one of {LINKAGES} (the ultrametric linkages of eqs. 1-3); got {linkage!r}. "
+            "Centroid and median linkage can produce inversions, whose cophenetic distances are "
+            "not ultrametric."
+        )
+    return linkage
+
+
+def _condensed_distances(X, metric, n_neighbors, radius):
+    """Condensed pairwise distances: Euclidean or geodesic (Algorithm 2)."""
+    if metric == "euclidean":
+        if n_neighbors is not None or radius is not None:
+            raise ValueError("n_neighbors and radius apply to metric='geodesic' only.")
+        D = squared_distances(X)  # BLAS (Gram-matrix trick), much faster than pdist in high d
+        np.sqrt(D, out=D)
+        out = squareform(D, checks=False)
+        del D
+        return out
+    if metric == "geodesic":
+        D = geodesic_distances(X, n_neighbors=n_neighbors, radius=radius)
+        out = squareform(D, checks=False)
+        del D
+        return out
+    raise ValueError(f"metric must be 'euclidean' or 'geodesic'; got {metric!r}.")
+
+
+def cophenetic_matrix(X, linkage="average", *, metric="euclidean", n_neighbors=None, radius=None):
+    r"""The (n, n) cophenetic distances of the dendrogram, and the linkage matrix.
+
+    :math:`u_{ij}` is the height at which points i and j first share a cluster (the label of
+    their lowest common ancestor, Sect. 3.3 of the paper). Time :math:`O(n^2d)` for the
+    distances plus :math:`O(n^2)` for scipy's linkage (nearest-neighbour chain) and
+    ``cophenet``; peak memory about two (n, n) float64 arrays.
+    """
+    X = check_data(X, name="X", min_samples=2)
+    _check_linkage(linkage)
+    return _cophenetic_from_condensed(_condensed_distances(X, metric, n_neighbors, radius), linkage)
+
+
+def _cophenetic_from_condensed(d, linkage):
+    Z = sch.linkage(d, method=linkage)
+    del d
+    c = sch.cophenet(Z)
+    U = squareform(c)
+    del c
+    return U, Z
+
+
+def hierarchical_cluster_kernel(
+    X, linkage="average", *, metric="euclidean", n_neighbors=None, radius=None, squared=True
+):
+    r"""The hierarchical cluster kernel (HCK) of Bodó & Csató (2010), Algorithm 1 (and 2).
+
+    1. Agglomerative clustering with single, complete or average linkage (eqs. 1-3) of all
+       points (``scipy.cluster.hierarchy.linkage``). With ``metric="geodesic"`` the point
+       distances are shortest paths on the k-NN (``n_neighbors``) or epsilon (``radius``)
+       graph, disconnected components joined by :func:`sslteach.graphs.join_components`
+       (gHCK, Algorithm 2).
+    2. :math:`M_{ij}` = cophenetic distance :math:`u_{ij}` (``cophenet``), squared when
+       ``squared=True`` (the paper's text: "M contains the squared distances"), plain when
+       ``False`` (its Algorithm 1, step 2).
+    3. :math:`K = -\tfrac12 JMJ` (:func:`sslteach.kernels.mds_kernel`, without forming J).
+
+    Both choices of M give a PSD kernel: u is an ultrametric, an ultrametric space embeds
+    isometrically in Euclidean space, and :math:`\sqrt u` is an ultrametric too.
+
+    Returns
+    -------
+    K : ndarray of shape (n, n), PSD, with :math:`K_{ii} + K_{jj} - 2K_{ij} = M_{ij}`.
+
+    Notes
+    -----
+    Time :math:`O(n^2 d)` (distances) + :math:`O(n^2)` (linkage, cophenet, centering); no
+    :math:`n^3` step. Peak memory about two (n, n) float64 arrays (the squared cophenetic
+    matrix and the kernel).
+    """
+    U, _ = cophenetic_matrix(X, linkage, metric=metric, n_neighbors=n_neighbors, radius=radius)
+    if squared:
+        np.square(U, out=U)
+    return mds_kernel(U)
+
+
+class HierarchicalClusterKernel(BaseEstimator):
+    r"""HCK with an out-of-sample extension (the future work of Bodó & Csató, 2010, Sect. 6).
+
+    ``fit(X)`` clusters X and stores what the extension needs; ``kernel_`` is
+    :func:`hierarchical_cluster_kernel` of X. ``transform(X_new)`` returns the kernel
+    between new points and the training points **without re-clustering**:
+
+    1. *Attach* each new point x to the dendrogram next to its nearest training point
+       :math:`j^*` at the height :math:`h = d(x, j^*)`:
+       :math:`u(x, i) = \max(h, u(j^*, i))`. The extended matrix is again an ultrametric
+       (so the extended kernel stays PSD), and for single linkage it is exact whenever x
+       does not bridge two training clusters below their merge height.
+    2. Centre with the training statistics, Gower's formula for adding a point to a
+       classical MDS: :math:`k(x, x_i) = -\tfrac12\bigl(m_i(x) - \bar m(x) - r_i + g\bigr)`,
+       with :math:`m_i(x) = u(x,i)^2` (or :math:`u` when ``squared=False``), :math:`r` the
+       row means of M and g its grand mean. At a training point it returns that point's
+       row of ``kernel_``.
+
+    Cost per new point :math:`O(nd)` (nearest neighbour) + :math:`O(n)`, against
+    :math:`O(n^2 d)` to recluster everything.
+
+    Parameters
+    ----------
+    linkage : {"single", "complete", "average"}
+    squared : bool, default True
+
+    Attributes
+    ----------
+    kernel_ (n, n), cophenetic_ (n, n), linkage_matrix_, X_fit_, row_means_, grand_mean_
+    """
+
+    def __init__(self, linkage="average", squared=True):
+        self.linkage = linkage
+        self.squared = squared
+
+    def fit(self, X, y=None):
+        X = check_data(X, name="X", min_samples=2)
+        self.cophenetic_, self.linkage_matrix_ = cophenetic_matrix(X, self.linkage)
+        M = self.cophenetic_**2 if self.squared else self.cophenetic_.copy()
+        self.row_means_ = M.mean(axis=1)
+        self.grand_mean_ = float(self.row_means_.mean())
+        self.kernel_ = mds_kernel(M)
+        self.X_fit_ = X
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "kernel_")
+        X = check_data(X, name="X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(
+                f"X has {X.shape[1]} features; the model was fitted with {self.X_fit_.shape[1]}."
+            )
+        out = np.empty((X.shape[0], self.X_fit_.shape[0]))
+        for start in range(0, X.shape[0], 256):
+            D2 = squared_distances(X[start : start + 256], self.X_fit_)
+            j = np.argmin(D2, axis=1)
+            h = np.sqrt(D2[np.arange(j.size), j])
+            u = np.maximum(h[:, None], self.cophenetic_[j])
+            m = u**2 if self.squared else u
+            out[start : start + 256] = -0.5 * (
+                m - m.mean(axis=1, keepdims=True) - self.row_means_[None, :] + self.grand_mean_
+            )
+        return out
+
+
+# ----------------------------------------------------------------------------------------
+# memberships and reweighting kernels
+# ----------------------------------------------------------------------------------------
+
+
+def _one_hot(labels, n_clusters):
+    U = np.zeros((n_clusters, labels.size))
+    U[labels, np.arange(labels.size)] = 1.0
+    return U
+
+
+def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbors=10, random_state=None):
+    r"""Cluster-membership matrix U of shape (c, n) (one column per point), Sect. 4.1.
+
+    Parameters
+    ----------
+    method : {"kmeans", "hierarchical", "spectral"}
+        ``"kmeans"``: scikit-learn's KMeans (10 restarts). ``"hierarchical"``: average
+        linkage cut into ``n_clusters`` clusters (``fcluster``). ``"spectral"``: k-means on
+        the spectral embedding (Ng, Jordan & Weiss) of the symmetrised ``n_neighbors``-NN
+        graph with the book's adaptive weights (on a disconnected graph the leading
+        eigenvectors are the component indicators, so components come out as clusters).
+    soft : bool, default False
+        Crisp one-hot columns, or (``"kmeans"`` and ``"spectral"`` only) soft memberships
+        :math:`u_{ci}\propto\exp(-\lVert z_i - m_c\rVert^2/2s^2)`, where z is the space the
+        method clusters in, :math:`m_c` its centres and :math:`s^2` the mean squared
+        distance of the points to their own centre (the E-step of a spherical Gaussian
+        mixture at the k-means solution). Columns sum to 1 either way.
+
+    Returns
+    -------
+    U : ndarray of shape (n_clusters, n)
+    """
+    X = check_data(X, name="X", min_samples=2)
+    n = X.shape[0]
+    c = check_int(n_clusters, "n_clusters", low=1, high=n, high_hint=f"There are {n} points.")
+    rng = check_random_state(random_state)
+    if method == "hierarchical":
+        if soft:
+            raise ValueError("A hierarchical cut is crisp; use soft=False (or method='kmeans'/'spectral').")
+        Z = sch.linkage(_condensed_distances(X, "euclidean", None, None), method="average")
+        labels = sch.fcluster(Z, t=c, criterion="maxclust") - 1
+        return _one_hot(labels, max(c, labels.max() + 1))
+    if method == "spectral":
+        W = knn_graph(X, n_neighbors)
+        with warnings.catch_warnings():  # a disconnected graph is fine: its components become clusters
+            warnings.filterwarnings("ignore", message="Graph is not fully connected")
+            Z = spectral_embedding(W, n_components=c, random_state=rng.randint(2**31 - 1), drop_first=False)
+        Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+    elif method == "kmeans":
+        Z = X
+    else:
+        raise ValueError(f"method must be 'kmeans', 'hierarchical' or 'spectral'; got {method!r}.")
+    km = KMeans(n_clusters=c, n_init=10, random_state=rng.randint(2**31 - 1)).fit(Z)
+    if not soft:
+        return _one_hot(km.labels_, c)
+    D2 = squared_distances(Z, km.cluster_centers_)
+    s2 = max(float(D2[np.arange(n), km.labels_].mean()), np.finfo(float).tiny)
+    logits = -D2 / (2 * s2)
+    logits -= logits.max(axis=1, keepdims=True)
+    P = np.exp(logits)
+    P /= P.sum(axis=1, keepdims=True)
+    return P.T
+
+
+def _check_U(U):
+    U = check_data(U, name="U")
+    if U.min() < 0:
+        raise ValueError("U holds cluster memberships, which are >= 0.")
+    return U
+
+
+def rck_gaussian(U, sigma):
+    r"""RCK1, eq. (5): :math:`\exp(-\lVert U_{\cdot i} - U_{\cdot j}\rVert^2/2\sigma^2)`.
+
+    PSD (a Gaussian kernel of the membership vectors), entries in (0, 1], unit diagonal.
+    """
+    return rbf_kernel(_check_U(U).T, sigma=sigma)
+
+
+def rck_dot(U, alpha):
+    r"""RCK2, eq. (6): :math:`U^\top U + \tfrac\alpha N\mathbf 1\mathbf 1^\top`, :math:`\alpha\in[0,1)`.
+
+    PSD (a sum of two Gram matrices); crisp memberships give entries :math:`\alpha/N` (different
+    clusters) and :math:`1 + \alpha/N` (same cluster).
+    """
+    U = _check_U(U)
+    alpha = float(alpha)
+    if not 0.0 <= alpha < 1.0:
+        raise ValueError(f"alpha must be in [0, 1) (eq. 6); got {alpha}.")
+    K = U.T @ U
+    K += alpha / U.shape[1]
+    return K
+
+
+def rck_scaled(U, beta):
+    r"""RCK3, eq. (7): :math:`\beta U^\top U + \tfrac1N\mathbf 1\mathbf 1^\top` with :math:`\beta > 0`."""
+    U = _check_U(U)
+    beta = check_positive(beta, "beta")
+    K = U.T @ U
+    K *= beta
+    K += 1.0 / U.shape[1]
+    return K
+
+
+def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
+    r"""The bagged cluster kernel of Weston et al. (2006): co-clustering frequencies.
+
+    k-means is run ``n_runs`` times from different random initialisations (one start
+    each); :math:`K_{ij}` is the fraction of runs that put i and j in the same cluster,
+    :math:`K = \tfrac1T\sum_t U_t^\top U_t`: PSD, entries in [0, 1], unit diagonal. The
+    paper multiplies it with a base kernel (:math:`K_{bag}\circ K_b`). Time
+    :math:`O(T(ncd\,\text{iter} + n^2))`.
+    """
+    X = check_data(X, name="X", min_samples=2)
+    T = check_int(n_runs, "n_runs", low=1)
+    c = check_int(n_clusters, "n_clusters", low=1, high=X.shape[0])
+    rng = check_random_state(random_state)
+    K = np.zeros((X.shape[0], X.shape[0]))
+    for _ in range(T):
+        labels = (
+            KMeans(n_clusters=c, n_init=1, init="random", random_state=rng.randint(2**31 - 1)).fit(X).labels_
+        )
+        K += labels[:, None] == labels[None, :]
+    K /= T
+    return K
+
+
+# ----------------------------------------------------------------------------------------
+# the estimator
+# ----------------------------------------------------------------------------------------
+
+
+class DataDependentSVC(ClassifierMixin, BaseEstimator):
+    r"""An SVM on a data-dependent kernel computed over labelled *and* unlabelled points.
+
+    ``fit(X, y)`` (``y = -1`` for unlabelled points) computes ``K = kernel(X)`` over all
+    rows, fits ``SVC(kernel="precomputed", C=C)`` on the labelled block and classifies
+    every row (``transduction_``). The method is transductive, as the paper says: to
+    classify a new point, include it in X (unlabelled) and fit again.
+
+    Parameters
+    ----------
+    kernel : callable
+        ``kernel(X) -> (n, n)`` PSD matrix, e.g.
+        ``functools.partial(hierarchical_cluster_kernel, linkage="average")``.
+    C : float, default 1.0
+
+    Attributes
+    ----------
+    classes_, kernel_ (n, n), svc_, transduction_ (n,), decision_ (n,) or (n, c)
+    """
+
+    def __init__(self, kernel, C=1.0):
+        self.kernel = kernel
+        self.C = C
+
+    def fit(self, X, y):
+        X = check_data(X, name="X", accept_sparse=True, min_samples=2)
+        y = np.asarray(y)
+        lab, self.classes_ = check_partial_labels(y, X.shape[0])
+        if not callable(self.kernel):
+            raise ValueError("kernel must be a callable X -> (n, n) kernel matrix.")
+        K = np.asarray(self.kernel(X), dtype=float)
+        if K.shape != (X.shape[0], X.shape[0]):
+            raise ValueError(f"kernel(X) must return an ({X.shape[0]}, {X.shape[0]}) matrix; got {K.shape}.")
+        self.kernel_ = K
+        self.svc_ = SVC(kernel="precomputed", C=check_positive(self.C, "C")).fit(K[np.ix_(lab, lab)], y[lab])
+        self.decision_ = self.svc_.decision_function(K[:, lab])
+        self.transduction_ = self.svc_.predict(K[:, lab])
+        self.labeled_ = np.flatnonzero(lab)
+        return self
+
+    def predict(self, X=None):
+        """The labels of the training rows (``transduction_``); new points need a refit."""
+        check_is_fitted(self, "transduction_")
+        if X is not None and np.shape(X)[0] != self.kernel_.shape[0]:
+            raise ValueError(
+                "A data-dependent kernel is defined on the points it was computed from: add the new "
+                "points to X as unlabelled (y = -1) and fit again, or use "
+                "HierarchicalClusterKernel.transform."
+            )
+        return self.transduction_
+
+
+# ----------------------------------------------------------------------------------------
+# the protocol of Table 1, shared by Chapter 2 and scripts/reproduce_ch2.py
+# ----------------------------------------------------------------------------------------
+
+TABLE1_ROWS = (
+    ["linear", "Gaussian", "bagged"]
+    + [f"HCK, {k}" for k in LINKAGES]
+    + [f"gHCK, {k}" for k in LINKAGES]
+    + [f"RCK{i}, {m}" for i in (1, 2, 3) for m in ("k-means", "hierarchical", "spectral")]
+)
+
+
+def table1_candidates(
+    X,
+    *,
+    n_neighbors=10,
+    cluster_counts=(2, 10),
+    sigma_factors=(0.25, 0.5, 1.0, 2.0, 4.0),
+    n_runs=10,
+    rck_sigma=1.0,
+    rck_alpha=0.5,
+    rck_beta=1.0,
+    random_state=0,
+):
+    r"""Every kernel row of Table 1 of Bodó & Csató (2010) with its candidate parameters.
+
+    All kernels are computed over every row of X (labelled and unlabelled), without labels:
+
+    * ``linear``; ``Gaussian`` with :math:`\sigma` = ``sigma_factors`` times the median
+      pairwise distance;
+    * ``bagged``: :func:`bagged_cluster_kernel` (``n_runs`` k-means runs) for each of
+      ``cluster_counts``, times the base kernel;
+    * ``HCK``/``gHCK`` with each linkage (squared cophenetic distances; gHCK on the
+      ``n_neighbors``-NN graph);
+    * ``RCK1-3`` (eqs. 5-7 with the fixed ``rck_sigma``, ``rck_alpha``, ``rck_beta``) on the
+      crisp memberships of k-means, an average-linkage cut and spectral clustering, for each
+      of ``cluster_counts``, times the base kernel.
+
+    The base kernel of the reweighted rows is the Gaussian with :math:`\sigma` = the median
+    distance (non-negative, as Sect. 4 requires). Each kernel is divided by the mean of its
+    diagonal so that one grid of SVM costs C suits all of them.
+
+    Returns
+    -------
+    dict: row name -> list of (params dict, K) pairs
+    """
+    X = check_data(X, name="X", min_samples=2)
+    rng = check_random_state(random_state)
+    D2 = squared_distances(X)
+    med = float(np.sqrt(np.median(D2[np.triu_indices(X.shape[0], 1)])))
+
+    def scaled(K):
+        K /= np.mean(np.diag(K))
+        return K
+
+    def gauss(s):
+        return np.exp(D2 / (-2.0 * s * s))
+
+    base = gauss(med)
+    out = {"linear": [({}, scaled(X @ X.T))]}
+    out["Gaussian"] = [({"sigma/median": f}, scaled(gauss(f * med))) for f in sigma_factors]
+    out["bagged"] = [
+        (
+            {"clusters": c},
+            scaled(bagged_cluster_kernel(X, c, n_runs, random_state=rng.randint(2**31 - 1)) * base),
+        )
+        for c in cluster_counts
+    ]
+    condensed = {
+        "HCK": squareform(np.sqrt(D2), checks=False),
+        "gHCK": squareform(geodesic_distances(X, n_neighbors=n_neighbors), checks=False),
+    }
+    trees = {}
+    for name, dc in condensed.items():
+        for k in LINKAGES:
+            u, trees[(name, k)] = _cophenetic_from_condensed(dc, k)
+            np.square(u, out=u)
+            out[f"{name}, {k}"] = [({}, scaled(mds_kernel(u)))]
+            del u
+    del condensed
+    rck = {
+        1: lambda U: rck_gaussian(U, rck_sigma),
+        2: lambda U: rck_dot(U, rck_alpha),
+        3: lambda U: rck_scaled(U, rck_beta),
+    }
+    for method, label in (("kmeans", "k-means"), ("hierarchical", "hierarchical"), ("spectral", "spectral")):
+        if method == "hierarchical":  # the average-linkage tree of the HCK row, cut (= membership_matrix)
+            Z = trees[("HCK", "average")]
+            Us = {c: _one_hot(sch.fcluster(Z, t=c, criterion="maxclust") - 1, c) for c in cluster_counts}
+        else:
+            Us = {
+                c: membership_matrix(X, method, c, random_state=rng.randint(2**31 - 1))
+                for c in cluster_counts
+            }
+        for i, f in rck.items():
+            out[f"RCK{i}, {label}"] = [({"clusters": c}, scaled(f(U) * base)) for c, U in Us.items()]
+    return out
+
+
+def _cv_accuracy(K, y, C, folds):
+    correct = 0
+    for train, test in folds:
+        classes = np.unique(y[train])
+        if classes.size < 2:
+            pred = np.full(test.size, classes[0])
+        else:
+            pred = (
+                SVC(kernel="precomputed", C=C)
+                .fit(K[np.ix_(train, train)], y[train])
+                .predict(K[np.ix_(test, train)])
+            )
+        correct += int(np.sum(pred == y[test]))
+    return correct / sum(t.size for _, t in folds)
+
+
+def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5, random_state=0):
+    r"""Choose (kernel parameters, C) by cross-validation on the labelled points only.
+
+    Leave-one-out when there are at most 20 labelled points, else stratified
+    ``n_folds``-fold; a fold whose training part has one class predicts that class. Ties go
+    to the first candidate and the smallest C. The chosen SVM is fitted on all labelled
+    points and scored on the others: the test labels are used for that score only.
+
+    Returns
+    -------
+    accuracy (float, on the points not in ``labeled``), params (dict, with ``"C"``)
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    y = np.asarray(y)
+    lab = np.asarray(labeled)
+    yl = y[lab]
+    if lab.size <= 20 or np.bincount(np.unique(yl, return_inverse=True)[1]).min() < n_folds:
+        folds = [(np.delete(np.arange(lab.size), i), np.array([i])) for i in range(lab.size)]
+    else:
+        skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
+        folds = list(skf.split(np.zeros(lab.size), yl))
+    best = (-1.0, None, None, None)
+    for params, K in candidates:
+        KL = K[np.ix_(lab, lab)]
+        for C in Cs:
+            acc = _cv_accuracy(KL, yl, C, folds)
+            if acc > best[0]:
+                best = (acc, params, C, K)
+    _, params, C, K = best
+    rest = np.setdiff1d(np.arange(y.size), lab)
+    pred = SVC(kernel="precomputed", C=C).fit(K[np.ix_(lab, lab)], yl).predict(K[np.ix_(rest, lab)])
+    return float(np.mean(pred == y[rest])), {**params, "C": C}

@@ -1,0 +1,184 @@
+"""sslteach.cluster_kernels against independent formulations: scipy's cophenetic
+distances with an explicit J M J, brute-force minimax paths, and co-clustering counts."""
+
+import functools
+
+import numpy as np
+import pytest
+import scipy.cluster.hierarchy as sch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import minimum_spanning_tree
+from scipy.spatial.distance import pdist, squareform
+
+from sslteach import cluster_kernels as ck
+from sslteach import datasets
+from sslteach.graphs import geodesic_distances
+
+
+def _points(seed, n=40, d=3):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, d)) + np.repeat([[0, 0, 0], [4, 0, 0]], n // 2, axis=0)[:, :d]
+
+
+@given(seed=st.integers(0, 10_000), linkage=st.sampled_from(ck.LINKAGES), squared=st.booleans())
+@settings(max_examples=30)
+def test_hck_equals_explicit_formula_and_is_psd(seed, linkage, squared):
+    X = _points(seed)
+    K = ck.hierarchical_cluster_kernel(X, linkage, squared=squared)
+    u = squareform(sch.cophenet(sch.linkage(pdist(X), method=linkage)))
+    M = u**2 if squared else u
+    n = len(X)
+    J = np.eye(n) - np.ones((n, n)) / n
+    np.testing.assert_allclose(K, -0.5 * J @ M @ J, atol=1e-10 * max(1.0, M.max()))
+    lam = np.linalg.eigvalsh(K)
+    assert lam.min() >= -1e-8 * lam.max()
+    d = np.diag(K)
+    np.testing.assert_allclose(d[:, None] + d[None, :] - 2 * K, M, atol=1e-9 * max(1.0, M.max()))
+
+
+def test_single_linkage_is_the_minimax_path_distance():
+    """The connectivity kernel's effective dissimilarity: the largest edge on the best path."""
+    X = _points(3, n=24)
+    D = squareform(pdist(X))
+    # brute force: Floyd-Warshall in the (min, max) semiring
+    U = D.copy()
+    for k in range(len(X)):
+        U = np.minimum(U, np.maximum(U[:, [k]], U[[k], :]))
+    u, _ = ck.cophenetic_matrix(X, "single")
+    np.testing.assert_allclose(u, U, atol=1e-12)
+
+
+def test_geodesic_single_equals_single_when_the_mst_is_in_the_graph():
+    X = _points(5, n=60)
+    mst = minimum_spanning_tree(squareform(pdist(X))).tocoo()
+    u_e, _ = ck.cophenetic_matrix(X, "single")
+    seen = []
+    for k in (1, 2, 10):
+        G = geodesic_distances(X, n_neighbors=k)
+        contains = bool(np.allclose(G[mst.row, mst.col], mst.data))
+        u_g, _ = ck.cophenetic_matrix(X, "single", metric="geodesic", n_neighbors=k)
+        assert (u_g >= u_e - 1e-12).all()  # geodesic >= Euclidean, so minimax too
+        if contains:
+            np.testing.assert_allclose(u_g, u_e, atol=1e-10)
+        seen.append(contains)
+    assert seen[-1]  # the 10-NN graph contains the MST here
+
+
+def test_ghck_with_far_apart_components_is_finite():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.standard_normal((20, 2)), rng.standard_normal((20, 2)) + 100.0])
+    K = ck.hierarchical_cluster_kernel(X, "average", metric="geodesic", n_neighbors=3)
+    assert np.isfinite(K).all()
+    u, _ = ck.cophenetic_matrix(X, "single", metric="geodesic", n_neighbors=3)
+    # the documented rule joins the components by their closest pair
+    closest = squareform(pdist(X))[:20, 20:].min()
+    assert u[0, 25] == pytest.approx(closest)
+
+
+def test_reweighting_kernels_ranges_and_psd():
+    X = _points(1, n=50)
+    for method in ("kmeans", "hierarchical", "spectral"):
+        U = ck.membership_matrix(X, method, 3, random_state=0)
+        assert U.shape == (3, 50) and np.allclose(U.sum(0), 1) and set(np.unique(U)) <= {0.0, 1.0}
+        K1, K2, K3 = ck.rck_gaussian(U, 0.5), ck.rck_dot(U, 0.3), ck.rck_scaled(U, 2.0)
+        assert K1.min() > 0 and K1.max() <= 1 + 1e-12 and np.allclose(np.diag(K1), 1)
+        same = U.argmax(0)[:, None] == U.argmax(0)[None, :]
+        np.testing.assert_allclose(K2, np.where(same, 1 + 0.3 / 50, 0.3 / 50))
+        np.testing.assert_allclose(K3, np.where(same, 2 + 1 / 50, 1 / 50))
+        for K in (K1, K2, K3):
+            assert np.linalg.eigvalsh(K).min() >= -1e-10
+    Us = ck.membership_matrix(X, "kmeans", 3, soft=True, random_state=0)
+    assert np.allclose(Us.sum(0), 1) and (Us > 0).all() and (Us < 1).all()
+
+
+def test_bagged_kernel_counts_co_clustering():
+    X = _points(2, n=30)
+    K = ck.bagged_cluster_kernel(X, 3, n_runs=7, random_state=0)
+    assert np.allclose(np.diag(K), 1) and np.allclose(K, K.T)
+    assert np.allclose(K * 7, np.round(K * 7))  # counts out of 7 runs
+    # reproduce the runs with the same seeds
+    rng = np.random.RandomState(0)
+    from sklearn.cluster import KMeans
+
+    count = np.zeros((30, 30))
+    for _ in range(7):
+        lab = KMeans(3, n_init=1, init="random", random_state=rng.randint(2**31 - 1)).fit(X).labels_
+        count += lab[:, None] == lab[None, :]
+    np.testing.assert_allclose(K, count / 7)
+    assert np.linalg.eigvalsh(K).min() >= -1e-10
+
+
+def test_out_of_sample_extension():
+    X = _points(4, n=60)
+    model = ck.HierarchicalClusterKernel("single").fit(X)
+    np.testing.assert_allclose(model.transform(X), model.kernel_, atol=1e-10)  # training rows
+    X_new = X[:5] + 0.01
+    K_new = model.transform(X_new)
+    # joint matrix stays PSD: [[K, K_new^T], [K_new, K_nn]] with K_nn from the same construction
+    full = ck.HierarchicalClusterKernel("single").fit(np.vstack([X, X_new]))
+    agree = np.corrcoef(K_new.ravel(), full.kernel_[60:, :60].ravel())[0, 1]
+    assert agree > 0.99
+
+
+def test_data_dependent_svc_and_bad_input():
+    X, y = datasets.make_gaussian_clouds("three", 90, random_state=0)
+    y = (y == 2).astype(int)
+    y_train = datasets.ssl_split(y, 6, random_state=0)
+    clf = ck.DataDependentSVC(functools.partial(ck.hierarchical_cluster_kernel, linkage="single")).fit(
+        X, y_train
+    )
+    assert (clf.transduction_ == y).mean() > 0.95
+    with pytest.raises(ValueError, match="linkage must be one of"):
+        ck.hierarchical_cluster_kernel(X, "ward")
+    with pytest.raises(ValueError, match="metric"):
+        ck.hierarchical_cluster_kernel(X, metric="cosine")
+    with pytest.raises(ValueError, match="exactly one"):
+        ck.hierarchical_cluster_kernel(X, metric="geodesic")
+    with pytest.raises(ValueError, match="apply to metric='geodesic'"):
+        ck.hierarchical_cluster_kernel(X, n_neighbors=5)
+    with pytest.raises(ValueError, match="NaN"):
+        ck.hierarchical_cluster_kernel(np.where(X > 1, np.nan, X))
+    with pytest.raises(ValueError, match="alpha"):
+        ck.rck_dot(np.eye(3), 1.0)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        ck.DataDependentSVC(ck.hierarchical_cluster_kernel).fit(X, np.where(y_train == 1, 0, y_train))
+    with pytest.raises(ValueError, match="fit again"):
+        clf.predict(X[:3])
+
+
+def test_select_svm_matches_a_manual_leave_one_out():
+    from sklearn.svm import SVC
+
+    X, y = datasets.make_gaussian_clouds("four", 80, random_state=3)
+    y = (y % 2).astype(int)
+    labeled = np.flatnonzero(datasets.ssl_split(y, 8, random_state=3) != -1)
+    cands = [({"s": s}, np.exp(-squareform(pdist(X, "sqeuclidean")) / (2 * s * s))) for s in (0.5, 2.0)]
+    acc, params = ck.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
+    best = (-1, None)
+    for p, K in cands:
+        for C in (1.0, 10.0):
+            hits = 0
+            for i in range(labeled.size):
+                tr = np.delete(labeled, i)
+                if np.unique(y[tr]).size < 2:
+                    hits += int(y[tr][0] == y[labeled[i]])
+                    continue
+                svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(tr, tr)], y[tr])
+                hits += int(svc.predict(K[np.ix_([labeled[i]], tr)])[0] == y[labeled[i]])
+            if hits > best[0]:
+                best = (hits, {**p, "C": C}, K, C)
+    assert params == best[1]
+    rest = np.setdiff1d(np.arange(80), labeled)
+    svc = SVC(kernel="precomputed", C=best[3]).fit(best[2][np.ix_(labeled, labeled)], y[labeled])
+    assert acc == pytest.approx(np.mean(svc.predict(best[2][np.ix_(rest, labeled)]) == y[rest]))
+
+
+def test_table1_candidates_are_psd_and_complete():
+    X, _ = datasets.make_gaussian_clouds("three", 60, random_state=0)
+    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2, 3), random_state=0)
+    assert sorted(cands) == sorted(ck.TABLE1_ROWS)
+    for row, items in cands.items():
+        for _, K in items:
+            assert K.shape == (60, 60) and np.isclose(np.mean(np.diag(K)), 1.0)
+            assert np.linalg.eigvalsh(K).min() >= -1e-8 * np.abs(K).max(), row
