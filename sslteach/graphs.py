@@ -38,9 +38,21 @@ def _check_n_neighbors(n_neighbors, n):
     )
 
 
-def _undirected(rows, cols, n):
-    """Each undirected edge of the directed pairs (rows, cols) once, as (lo, hi) with lo < hi."""
-    key = np.unique(np.minimum(rows, cols).astype(np.int64) * n + np.maximum(rows, cols))
+def _undirected(rows, cols, n, *, return_index=False):
+    """Each undirected edge of the directed pairs (rows, cols) once, as (lo, hi) with lo < hi.
+
+    With ``return_index``, also the position in (rows, cols) of one directed copy of each
+    edge (so values computed per directed edge can be reused). A sort and a neighbour
+    comparison: several times faster than ``np.unique`` on these int64 keys.
+    """
+    key = np.minimum(rows, cols).astype(np.int64) * n + np.maximum(rows, cols)
+    order = np.argsort(key, kind="stable") if return_index else None
+    key = key[order] if return_index else np.sort(key)
+    first = np.ones(key.size, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    key = key[first]
+    if return_index:
+        return key // n, key % n, order[first]
     return key // n, key % n
 
 
@@ -61,13 +73,18 @@ def _neighbours(X, k):
     """The k nearest neighbours of every point but itself, sorted, and a radius query.
 
     Up to ``_TREE_MAX_DIM`` features a ``scipy.spatial.cKDTree`` (about twice as fast as
-    scikit-learn's k-d tree on the same query); above, scikit-learn's brute force.
+    scikit-learn's k-d tree on the same query); above, scikit-learn's brute force. The
+    points are queried in the tree's leaf order (``tree.indices``), so consecutive queries
+    visit the same leaves (about 10% faster at n = 50,000, d = 5), and the rows put back.
     Returns ``(dist, ind, within)`` with ``within(i, r)`` the indices at distance <= r of x_i.
     """
     n = X.shape[0]
     if X.shape[1] <= _TREE_MAX_DIM:
         tree = cKDTree(X)
-        dist, ind = tree.query(X, k=min(k + 1, n))
+        leaf_order = tree.indices
+        dist_l, ind_l = tree.query(X[leaf_order], k=min(k + 1, n))
+        dist, ind = np.empty_like(dist_l), np.empty_like(ind_l)
+        dist[leaf_order], ind[leaf_order] = dist_l, ind_l
         # drop each point itself; with more than k + 1 copies of x_i it may be absent: drop the last
         drop = ind == np.arange(n)[:, None]
         drop[~drop.any(axis=1), -1] = True
@@ -82,9 +99,10 @@ def _neighbours(X, k):
 def _knn_edges(X, k):
     """Directed edges i -> j for every j with ||x_i - x_j|| <= h(x_i), j != i.
 
-    Returns (rows, cols, h) with h the exact distance to the k-th neighbour.
-    One k+1-neighbour query finds the k nearest neighbours and tells which points
-    have a tie at the k-th distance; only those are re-queried by radius.
+    Returns (rows, cols, dist, h) with dist the exact length of each edge and h the exact
+    distance to the k-th neighbour. One k+1-neighbour query finds the k nearest neighbours
+    and tells which points have a tie at the k-th distance; only those are re-queried by
+    radius.
     """
     n = X.shape[0]
     dist, ind, within = _neighbours(X, min(k + 1, n - 1))
@@ -93,21 +111,24 @@ def _knn_edges(X, k):
     cols = knn.ravel()
     # exact distance to the k-th neighbour (tree/brute distances carry round-off, and
     # brute force uses the |x|^2 + |y|^2 - 2x'y shortcut)
-    h = _row_distances(X, rows, cols).reshape(n, k).max(axis=1)
-    extra_r, extra_c = [], []
+    edge_d = _row_distances(X, rows, cols)
+    h = edge_d.reshape(n, k).max(axis=1)
+    extra_r, extra_c, extra_d = [], [], []
     if ind.shape[1] > k:
         # a possible tie at the k-th distance: re-query by radius, keep exact d <= h
         tied = np.flatnonzero(dist[:, k] <= dist[:, k - 1] * (1.0 + 1e-9) + 1e-12)
         for i in tied:
             r = max(dist[i, k - 1], h[i]) * (1.0 + 1e-9) + 1e-12
             nbrs = np.setdiff1d(within(i, r), np.append(knn[i], i))
-            nbrs = nbrs[_row_distances(X, np.full(nbrs.size, i), nbrs) <= h[i]]
-            extra_r.append(np.full(nbrs.size, i))
-            extra_c.append(nbrs)
+            d_i = _row_distances(X, np.full(nbrs.size, i), nbrs)
+            extra_r.append(np.full(int(np.sum(d_i <= h[i])), i))
+            extra_c.append(nbrs[d_i <= h[i]])
+            extra_d.append(d_i[d_i <= h[i]])
     if extra_r:
         rows = np.concatenate([rows, *extra_r])
         cols = np.concatenate([cols, *extra_c])
-    return rows, cols, h
+        edge_d = np.concatenate([edge_d, *extra_d])
+    return rows, cols, edge_d, h
 
 
 def knn_graph(X, n_neighbors):
@@ -145,9 +166,9 @@ def _knn_graph_and_h(X, n_neighbors):
     X = check_data(X, name="X", min_samples=2)
     n = X.shape[0]
     k = _check_n_neighbors(n_neighbors, n)
-    rows, cols, h = _knn_edges(X, k)
-    lo, hi = _undirected(rows, cols, n)
-    d = _row_distances(X, lo, hi)
+    rows, cols, edge_d, h = _knn_edges(X, k)
+    lo, hi, first = _undirected(rows, cols, n, return_index=True)
+    d = edge_d[first]  # ||x_i - x_j|| and ||x_j - x_i|| are the same float
     den = np.maximum(h[lo], h[hi]) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
         w = np.where(den > 0, np.exp(-(d**2) / np.where(den > 0, den, 1.0)), 1.0)

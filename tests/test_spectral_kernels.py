@@ -189,6 +189,8 @@ def test_bad_input():
         sk.TransductiveSpectralKernel(beta=0).fit(X, y)
     with pytest.raises(ValueError, match="one label per point"):
         sk.TransductiveSpectralKernel().fit(X, y[:-1])
+    with pytest.raises(ValueError, match="tol"):
+        sk.laplacian_eigenpairs(graphs.knn_graph(X, 6), 4, tol=0.0)
     Xn = X.copy()
     Xn[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
