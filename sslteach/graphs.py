@@ -38,22 +38,20 @@ def _check_n_neighbors(n_neighbors, n):
     )
 
 
-def _undirected(rows, cols, n, *, return_index=False):
+def _undirected(rows, cols, n):
     """Each undirected edge of the directed pairs (rows, cols) once, as (lo, hi) with lo < hi.
 
-    With ``return_index``, also the position in (rows, cols) of one directed copy of each
-    edge (so values computed per directed edge can be reused). A sort and a neighbour
-    comparison: several times faster than ``np.unique`` on these int64 keys.
+    Also returns the position in (rows, cols) of one directed copy of each edge, so values
+    computed per directed edge can be reused. A sort and a neighbour comparison, about five
+    times faster than ``np.unique`` on these int64 keys at n = 50,000.
     """
     key = np.minimum(rows, cols).astype(np.int64) * n + np.maximum(rows, cols)
-    order = np.argsort(key, kind="stable") if return_index else None
-    key = key[order] if return_index else np.sort(key)
+    order = np.argsort(key, kind="stable")
+    key = key[order]
     first = np.ones(key.size, dtype=bool)
     first[1:] = key[1:] != key[:-1]
     key = key[first]
-    if return_index:
-        return key // n, key % n, order[first]
-    return key // n, key % n
+    return key // n, key % n, order[first]
 
 
 def _row_distances(X, rows, cols):
@@ -121,9 +119,10 @@ def _knn_edges(X, k):
             r = max(dist[i, k - 1], h[i]) * (1.0 + 1e-9) + 1e-12
             nbrs = np.setdiff1d(within(i, r), np.append(knn[i], i))
             d_i = _row_distances(X, np.full(nbrs.size, i), nbrs)
-            extra_r.append(np.full(int(np.sum(d_i <= h[i])), i))
-            extra_c.append(nbrs[d_i <= h[i]])
-            extra_d.append(d_i[d_i <= h[i]])
+            within_h = d_i <= h[i]
+            extra_r.append(np.full(int(within_h.sum()), i))
+            extra_c.append(nbrs[within_h])
+            extra_d.append(d_i[within_h])
     if extra_r:
         rows = np.concatenate([rows, *extra_r])
         cols = np.concatenate([cols, *extra_c])
@@ -167,7 +166,7 @@ def _knn_graph_and_h(X, n_neighbors):
     n = X.shape[0]
     k = _check_n_neighbors(n_neighbors, n)
     rows, cols, edge_d, h = _knn_edges(X, k)
-    lo, hi, first = _undirected(rows, cols, n, return_index=True)
+    lo, hi, first = _undirected(rows, cols, n)
     d = edge_d[first]  # ||x_i - x_j|| and ||x_j - x_i|| are the same float
     den = np.maximum(h[lo], h[hi]) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -318,7 +317,7 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
         nbrs = nn.radius_neighbors(radius=r, return_distance=False)
         rows = np.repeat(np.arange(n), [a.size for a in nbrs])
         cols = np.concatenate(nbrs) if n else np.empty(0, int)
-    lo, hi = _undirected(rows, cols, n)
+    lo, hi, _ = _undirected(rows, cols, n)
     d = _row_distances(X, lo, hi)
     # built directly as CSR so that zero-length edges (duplicates) stay stored edges
     G = sp.csr_matrix(
