@@ -19,18 +19,15 @@ Memberships follow the paper: ``U`` has one row per cluster and one column per p
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.cluster.hierarchy as sch
 from scipy.spatial.distance import squareform
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.cluster import KMeans
-from sklearn.manifold import spectral_embedding
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ._decisions import TIE_RTOL, first_best, orient_columns
 from ._validation import check_data, check_int, check_partial_labels, check_positive
 from .graphs import geodesic_distances, knn_graph
 from .kernels import mds_kernel, rbf_kernel, squared_distances
@@ -40,6 +37,7 @@ __all__ = [
     "cophenetic_matrix",
     "hierarchical_cluster_kernel",
     "HierarchicalClusterKernel",
+    "kmeans",
     "membership_matrix",
     "rck_gaussian",
     "rck_dot",
@@ -215,17 +213,113 @@ def _one_hot(labels, n_clusters):
     return U
 
 
+def _assign(X, centres, x2):
+    """Nearest centre of each row; distances within a relative TIE_RTOL count as tied (first centre)."""
+    D2 = x2[:, None] + np.square(centres).sum(axis=1)[None, :] - 2.0 * (X @ centres.T)
+    np.maximum(D2, 0.0, out=D2)
+    tol = TIE_RTOL * (x2[:, None] + np.square(centres).sum(axis=1)[None, :])
+    labels = np.argmax(D2 <= D2.min(axis=1, keepdims=True) + tol, axis=1)
+    return labels, D2[np.arange(X.shape[0]), labels]
+
+
+def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_state=None):
+    r"""Lloyd's k-means whose result does not depend on the BLAS kernel or thread count.
+
+    scikit-learn's ``KMeans`` sums in parallel chunks and picks the nearest centre by an
+    exact argmin, so a point equidistant to round-off from two centres can change cluster
+    with the CPU and, through the next centres, change the whole clustering. Here a point
+    goes to the first of the centres within a relative 1e-9 of its nearest, centres are
+    plain means, and the best of ``n_init`` runs is the first whose inertia is within a
+    relative 1e-9 of the lowest.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    n_clusters : int
+    n_init : int, default 10
+        Independent starts; the lowest inertia wins.
+    init : {"k-means++", "random"}
+        Seeding of Arthur & Vassilvitskii (2007), or ``n_clusters`` distinct rows at random.
+    max_iter : int, default 300
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    labels : ndarray of shape (n,), centres : ndarray of shape (n_clusters, d)
+
+    Notes
+    -----
+    Each iteration costs :math:`O(ncd)` time (one product with the centres) and
+    :math:`O(nc)` memory. An empty cluster takes the point farthest from its centre.
+    """
+    X = check_data(X, name="X", min_samples=1)
+    n = X.shape[0]
+    c = check_int(n_clusters, "n_clusters", low=1, high=n, high_hint=f"There are {n} points.")
+    n_init = check_int(n_init, "n_init", low=1)
+    max_iter = check_int(max_iter, "max_iter", low=1)
+    if init not in ("k-means++", "random"):
+        raise ValueError(f"init must be 'k-means++' or 'random'; got {init!r}.")
+    rng = check_random_state(random_state)
+    x2 = np.square(X).sum(axis=1)
+    runs = []
+    for _ in range(n_init):
+        if init == "random":
+            centres = X[rng.choice(n, size=c, replace=False)]
+        else:
+            idx = [rng.randint(n)]
+            d2 = np.maximum(x2 + x2[idx[0]] - 2.0 * (X @ X[idx[0]]), 0.0)
+            for _ in range(1, c):
+                total = d2.sum()
+                pick = rng.randint(n) if total <= 0 else np.searchsorted(np.cumsum(d2), rng.uniform(0, total))
+                idx.append(min(int(pick), n - 1))
+                d2 = np.minimum(d2, np.maximum(x2 + x2[idx[-1]] - 2.0 * (X @ X[idx[-1]]), 0.0))
+            centres = X[idx]
+        labels = None
+        for _ in range(max_iter):
+            new, dist = _assign(X, centres, x2)
+            if labels is not None and np.array_equal(new, labels):
+                break
+            labels = new
+            counts = np.bincount(labels, minlength=c)
+            for k in np.flatnonzero(counts == 0):  # an empty cluster takes the farthest point
+                far = int(np.argmax(dist))
+                labels[far], dist[far] = k, 0.0
+            centres = np.stack([X[labels == k].mean(axis=0) for k in range(c)])
+        labels, dist = _assign(X, centres, x2)
+        runs.append((float(dist.sum()), labels, centres))
+    best = first_best([r[0] for r in runs], maximize=False)
+    return runs[best][1], runs[best][2]
+
+
+_SPECTRAL_TAU = 1e-3  # the regulariser tau, as a fraction of the mean degree
+
+
+def _spectral_embedding(X, n_components, n_neighbors):
+    """Rows of the top eigenvectors of the regularised S_tau (Qin & Rohe, 2013), unit length."""
+    W = knn_graph(X, n_neighbors).toarray()
+    n = W.shape[0]
+    W += _SPECTRAL_TAU * W.sum() / n / n  # tau = 1e-3 x mean degree, spread over every pair
+    s = 1.0 / np.sqrt(W.sum(axis=1))
+    _, V = np.linalg.eigh(W * s[:, None] * s[None, :])
+    Z = orient_columns(V[:, ::-1][:, :n_components])
+    return Z / np.linalg.norm(Z, axis=1, keepdims=True)
+
+
 def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbors=10, random_state=None):
     r"""Cluster-membership matrix U of shape (c, n) (one column per point), Sect. 4.1.
 
     Parameters
     ----------
     method : {"kmeans", "hierarchical", "spectral"}
-        ``"kmeans"``: scikit-learn's KMeans (10 restarts). ``"hierarchical"``: average
+        ``"kmeans"``: :func:`kmeans` (k-means++, 10 restarts). ``"hierarchical"``: average
         linkage cut into ``n_clusters`` clusters (``fcluster``). ``"spectral"``: k-means on
         the spectral embedding (Ng, Jordan & Weiss) of the symmetrised ``n_neighbors``-NN
-        graph with the book's adaptive weights (on a disconnected graph the leading
-        eigenvectors are the component indicators, so components come out as clusters).
+        graph with the book's adaptive weights, regularised as Qin & Rohe (2013) do with a
+        small :math:`\tau` (1e-3 times the mean degree) spread over every pair,
+        :math:`W + (\tau/n)\mathbf 1\mathbf 1^\top`, so that the graph is connected and
+        the embedding is defined (on a disconnected graph the leading eigenvectors are any
+        basis of the component indicators, which LAPACK chooses differently on different
+        machines). Dense: :math:`O(n^3)`.
     soft : bool, default False
         Crisp one-hot columns, or (``"kmeans"`` and ``"spectral"`` only) soft memberships
         :math:`u_{ci}\propto\exp(-\lVert z_i - m_c\rVert^2/2s^2)`, where z is the space the
@@ -248,20 +342,16 @@ def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbo
         labels = sch.fcluster(Z, t=c, criterion="maxclust") - 1
         return _one_hot(labels, max(c, labels.max() + 1))
     if method == "spectral":
-        W = knn_graph(X, n_neighbors)
-        with warnings.catch_warnings():  # a disconnected graph is fine: its components become clusters
-            warnings.filterwarnings("ignore", message="Graph is not fully connected")
-            Z = spectral_embedding(W, n_components=c, random_state=rng.randint(2**31 - 1), drop_first=False)
-        Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+        Z = _spectral_embedding(X, c, n_neighbors)
     elif method == "kmeans":
         Z = X
     else:
         raise ValueError(f"method must be 'kmeans', 'hierarchical' or 'spectral'; got {method!r}.")
-    km = KMeans(n_clusters=c, n_init=10, random_state=rng.randint(2**31 - 1)).fit(Z)
+    labels, centres = kmeans(Z, c, n_init=10, random_state=rng.randint(2**31 - 1))
     if not soft:
-        return _one_hot(km.labels_, c)
-    D2 = squared_distances(Z, km.cluster_centers_)
-    s2 = max(float(D2[np.arange(n), km.labels_].mean()), np.finfo(float).tiny)
+        return _one_hot(labels, c)
+    D2 = squared_distances(Z, centres)
+    s2 = max(float(D2[np.arange(n), labels].mean()), np.finfo(float).tiny)
     logits = -D2 / (2 * s2)
     logits -= logits.max(axis=1, keepdims=True)
     P = np.exp(logits)
@@ -324,9 +414,7 @@ def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
     rng = check_random_state(random_state)
     K = np.zeros((X.shape[0], X.shape[0]))
     for _ in range(T):
-        labels = (
-            KMeans(n_clusters=c, n_init=1, init="random", random_state=rng.randint(2**31 - 1)).fit(X).labels_
-        )
+        labels, _ = kmeans(X, c, n_init=1, init="random", random_state=rng.randint(2**31 - 1))
         K += labels[:, None] == labels[None, :]
     K /= T
     return K

@@ -35,6 +35,7 @@ from sklearn.neighbors import kneighbors_graph
 from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
+from ._decisions import argmax_rows, first_best, orient_columns
 from ._validation import check_data, check_int, check_partial_labels, check_positive, check_square
 from .kernels import rbf_kernel, squared_distances
 
@@ -129,8 +130,7 @@ def kernel_spectral_clustering(Omega, n_clusters):
     lam, Z = lam[::-1][: k - 1], Z[:, ::-1][:, : k - 1]
     alpha = Z * s[:, None]
     alpha /= np.linalg.norm(alpha, axis=0)
-    flip = np.sign(alpha[np.argmax(np.abs(alpha), axis=0), np.arange(k - 1)])
-    alpha *= flip
+    alpha = orient_columns(alpha)
     dinv = 1.0 / deg
     OA = Omega @ alpha
     b = -(dinv @ OA) / dinv.sum()
@@ -187,8 +187,9 @@ def _semi_ksc_parts(Omega, y, gamma, rho):
     c = g.sum()
     if abs(c) <= 1e-12 * np.abs(g).sum():
         raise ValueError(
-            f"c = 1^T(gamma D^-1 - rho A)1 = {c:.3g} is zero for gamma = {gamma}, rho = {rho}: the "
-            "centering matrix M_S of eq. (8) is undefined. Change rho slightly."
+            f"c = 1^T(gamma D^-1 - rho A)1 is zero (to round-off: |c| <= 1e-12 sum|g|) for "
+            f"gamma = {gamma}, rho = {rho}: the centering matrix M_S of eq. (8) is undefined. "
+            "Change rho slightly."
         )
     return g, c
 
@@ -291,8 +292,8 @@ def _solve_assembled(H, r, gamma, rho, c):
     if info != 0 or rcond < RCOND_LIMIT:
         raise ValueError(
             f"The Semi-KSC system (8) is singular or ill-conditioned (reciprocal condition number "
-            f"{rcond:.2g}) for gamma = {gamma}, rho = {rho}, c = {c:.4g}. Choose another rho in "
-            "(0, 1] or another kernel bandwidth."
+            f"below {RCOND_LIMIT:.0e}) for gamma = {gamma}, rho = {rho}, c = {c:.4g}. Choose another "
+            "rho in (0, 1] or another kernel bandwidth."
         )
     alpha, _ = scipy.linalg.lapack.dgetrs(lu, piv, r, trans=1)
     return alpha, rcond
@@ -460,7 +461,8 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     squared distances computed once); for each :math:`\rho` the system (8) is solved and
     scored by :func:`ssf_criterion` with :math:`\hat\alpha_{val}` of eq. (15) and the training
     projections of the labelled points. Grid points where the system is singular score
-    ``nan`` and are skipped. Ties go to the first grid point (in the order given).
+    ``nan`` and are skipped. Scores within a relative 1e-9 of the best count as tied, and
+    ties go to the first grid point (in the order given).
     ``X_val`` carries no labels (footnote 2 of the paper).
 
     Returns
@@ -478,7 +480,7 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     scores = _ssf_grid(
         squared_distances(X), squared_distances(X_val, X), yp, sigma2_grid, rho_grid, gamma, eta_u
     )
-    i, j = np.unravel_index(np.nanargmax(scores), scores.shape)
+    i, j = np.unravel_index(first_best(scores), scores.shape)
     est = SemiSupervisedKSC(sigma2=sigma2_grid[i], rho=rho_grid[j], gamma=gamma).fit(X, y)
     return Bunch(sigma2=sigma2_grid[i], rho=rho_grid[j], score=scores[i, j], scores=scores, estimator=est)
 
@@ -542,11 +544,11 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
         self.e_ = Omega @ self.alpha_ + self.b_
-        self.transduction_ = self.classes_[np.argmax(self.e_, axis=1)]
+        self.transduction_ = self.classes_[argmax_rows(self.e_)]
         return self
 
     def predict(self, X):
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        return self.classes_[argmax_rows(self.decision_function(X))]
 
 
 # ----------------------------------------------------------------------------------------
@@ -747,7 +749,7 @@ def evaluate_protocol(
     med = float(np.median(D2))
     grid = [f * med for f in sigma2_factors]
     scores = _ssf_grid(D2, D2_val, yp, grid, list(rho_grid), 1.0, eta_u)
-    i, j = np.unravel_index(np.nanargmax(scores), scores.shape)
+    i, j = np.unravel_index(first_best(scores), scores.shape)
     t0 = time.perf_counter()
     alpha, b = _solve_fast(np.exp(-D2 / grid[i]), yp, 1.0, rho_grid[j])
     t_ksc = time.perf_counter() - t0

@@ -22,6 +22,7 @@ from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import Bunch
 
+from ._decisions import first_best, orient_columns, stable_order
 from ._validation import check_data, check_positive, check_square
 from .kernels import center_kernel, linear_kernel, normalize_kernel, rbf_kernel
 
@@ -120,8 +121,9 @@ def _extreme_eigenpair(A, which):
 
 
 def _orient(v):
-    """Fix the arbitrary sign of an eigenvector: its largest-magnitude entry is positive."""
-    return v if v[np.argmax(np.abs(v))] >= 0 else -v
+    """Fix the arbitrary sign of an eigenvector: its largest-magnitude entry is positive
+    (the first of those equal to round-off)."""
+    return orient_columns(v)
 
 
 def top_eigenvector(K):
@@ -184,7 +186,9 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     Points are sorted by ``v`` in decreasing order; threshold ``i`` (1..m-1) labels the
     ``i`` largest entries +1 and the rest -1. Its alignment or cut cost is measured on
     ``K_eval`` (default ``K``; pass :math:`K_P = K + C_0 zz^\top` for the transductive
-    variant).
+    variant). Round-off never decides: entries of ``v`` within 1e-9 of each other (relative
+    to max |v|) keep their index order, and the best threshold is the first whose score is
+    within 1e-9 (relative) of the best (``sslteach._decisions``).
 
     Each threshold moves one point from -1 to +1, :math:`y' = y + 2e_p`, so
     :math:`y'^\top K y' = y^\top K y + 4(Ky)_p + 4K_{pp}`, and :math:`(Ky)_p` follows
@@ -223,7 +227,7 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
         raise ValueError(f"v has {v.shape[0]} entries but K is {m} x {m}; pass one value per point.")
     if m < 2:
         raise ValueError("A threshold sweep needs at least 2 points.")
-    order = np.argsort(-v, kind="stable")
+    order = stable_order(v)  # entries equal to round-off keep their index order
     rowsum = Ke.sum(axis=1)
     total = rowsum.sum()
     # Moving point p_t to the +1 side: y_t = y_{t-1} + 2 e_{p_t}, hence
@@ -242,7 +246,7 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     if denom == 0:
         raise ValueError("K_eval is the zero matrix; the criteria are undefined.")
     scores = quad / denom if criterion == "alignment" else (total - quad) / (2 * denom)
-    best = int(np.argmax(scores) if criterion == "alignment" else np.argmin(scores)) + 1
+    best = first_best(scores, maximize=criterion == "alignment") + 1
     y = -np.ones(m)
     y[order[:best]] = 1.0
     return Bunch(scores=scores, thresholds=np.arange(1, m), best=best, y=y, order=order)
@@ -357,7 +361,7 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             )
         allowed = (sweep.thresholds >= mcs) & (sweep.thresholds <= m - mcs)
         masked = np.where(allowed, sweep.scores, -np.inf if self.criterion == "alignment" else np.inf)
-        best = int(np.argmax(masked) if self.criterion == "alignment" else np.argmin(masked)) + 1
+        best = first_best(masked, maximize=self.criterion == "alignment") + 1
         ylab = -np.ones(m)
         ylab[sweep.order[:best]] = 1.0
         self.kernel_matrix_ = K

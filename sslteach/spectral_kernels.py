@@ -28,14 +28,23 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted
 
+from ._decisions import argmax_rows, first_best, orient_columns
 from ._validation import check_data, check_int, check_positive, check_square
 from .graphs import _knn_graph_and_h
+
+
+def _exact_distances(x, Y):
+    """||x - y_j|| for each row of Y, by differences (no |x|^2 + |y|^2 - 2x'y cancellation)."""
+    diff = Y - x
+    return np.sqrt(np.einsum("ij,ij->i", diff, diff))
 
 __all__ = [
     "DENSE_EIGEN_LIMIT",
     "laplacian_eigenpairs",
     "tsk_constraint_matrix",
     "tsk_linear_program",
+    "MU_TOL",
+    "clean_weights",
     "solve_tsk",
     "tsk_scores",
     "loo_select_beta",
@@ -49,6 +58,10 @@ DENSE_EIGEN_LIMIT = 2000
 """Below this many points the eigenpairs come from a dense ``eigh``; above, from ``eigsh``."""
 
 _ONE_TOL = 1e-8  # |lambda - 1| below this counts as an eigenvalue equal to 1
+_ZERO_TOL = 1e-10  # eigenvalues below this are the exact 0 of a connected component's eigenvector
+
+MU_TOL = 1e-6
+"""LP weights are zeroed below this tolerance (see :func:`clean_weights`)."""
 
 
 def _check_labels(y, n=None, *, need_two=True):
@@ -108,8 +121,10 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
 
     Returns
     -------
-    eigvals : ndarray of shape (m,), ascending, in [0, 2]
-    eigvecs : ndarray of shape (n, m), orthonormal columns
+    eigvals : ndarray of shape (m,), ascending, in [0, 2]; values below 1e-10 (round-off
+        of the exact 0 of each connected component) are returned as 0.
+    eigvecs : ndarray of shape (n, m), orthonormal columns, each signed so that its
+        largest-magnitude entry is positive (ties to round-off: the first of them).
 
     Notes
     -----
@@ -136,6 +151,8 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
             if not exclude_one or np.sum(np.abs(lam - 1.0) > _ONE_TOL) >= m:
                 break
     lam = np.clip(lam, 0.0, 2.0)
+    lam[lam < _ZERO_TOL] = 0.0  # round-off of the exact 0 (one per connected component)
+    vec = orient_columns(vec)
     keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
     lam, vec = lam[keep], vec[:, keep]
     if lam.size < m:
@@ -232,13 +249,44 @@ def _solve_tsk_scipy(lam, T, eta, beta):
     return np.maximum(res.x[:m], 0.0)
 
 
+def clean_weights(mu, T, *, tol=MU_TOL):
+    r"""Zero the LP weights that are solver noise, so that no decision rests on it.
+
+    When the LP's optimum is :math:`\mu = 0` a solver returns small positive entries
+    instead: 1e-14 to 1e-12 from HiGHS, up to 1e-5 from an interior-point solver such as
+    Clarabel when the first eigenvalue is 0 (its weight then costs nothing and moves the
+    objective only at the solver's tolerance). A genuine optimum :math:`\mu \ne 0` has a
+    hinge constraint active, :math:`T_i\mu = 1` for some labelled i (otherwise scaling
+    :math:`\mu` up would lower the objective, unless the objective is flat along it, which
+    happens only at the critical :math:`\beta^*` itself). The rule:
+
+    * if :math:`\max_i T_i\mu < 10^{-3}` (no margin within a thousandth of 1), the answer
+      is :math:`\mu = 0`: no kernel, every score of eq. (5) is 0;
+    * otherwise entries below ``tol`` times :math:`\max_t\mu_t` are set to 0 (they change
+      no score by more than a relative ``tol``).
+
+    The order and decay constraints stay satisfied (only a tail of entries already below
+    the threshold becomes 0). ``tol`` defaults to :data:`MU_TOL` = 1e-6.
+    """
+    mu = np.maximum(np.asarray(mu, dtype=float), 0.0)
+    T = np.asarray(T, dtype=float)
+    if mu.size == 0 or T.size == 0 or float((T @ mu).max()) < 1e-3:
+        return np.zeros_like(mu)
+    return np.where(mu < tol * mu.max(), 0.0, mu)
+
+
 def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
-    """Solve the LP (14) and return the spectral weights ``mu`` (shape (m,)).
+    r"""Solve the LP (14) and return the spectral weights ``mu`` (shape (m,)).
 
     ``solver`` is a cvxpy solver name (``"HIGHS"``, ``"CLARABEL"``), or ``"scipy"`` for
     ``scipy.optimize.linprog(method="highs")`` on the same matrices: the same HiGHS solver
     without cvxpy's compilation, several times faster on the small LPs of a leave-one-out
     loop (:func:`loo_select_beta`).
+
+    The solver's weights pass through :func:`clean_weights`: an optimum at round-off
+    distance from :math:`\mu = 0` is returned as exactly 0, and entries below
+    :data:`MU_TOL` times the largest are zeroed, so the support of ``mu`` (and every
+    decision taken from it) is the same for every solver and BLAS kernel.
 
     Raises ``RuntimeError`` naming the solver status when the solver does not report an
     optimal solution.
@@ -247,7 +295,8 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
         lam, V = _check_spectrum(eigvals, eigvecs)
         eta, beta = _check_eta_beta(eta, beta)
         _check_labels(y, V.shape[0])
-        return _solve_tsk_scipy(lam, tsk_constraint_matrix(V, y), eta, beta)
+        T = tsk_constraint_matrix(V, y)
+        return clean_weights(_solve_tsk_scipy(lam, T, eta, beta), T)
     problem, mu, _ = tsk_linear_program(eigvals, eigvecs, y, eta=eta, beta=beta)
     problem.solve(solver=solver)
     if problem.status != "optimal" or mu.value is None:
@@ -255,7 +304,7 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
             f"The TSK linear program was not solved to optimality: solver {solver} returned status "
             f"{problem.status!r}. Try solver='CLARABEL' or check eigvals/eigvecs."
         )
-    return np.maximum(np.asarray(mu.value, dtype=float), 0.0)
+    return clean_weights(mu.value, tsk_constraint_matrix(_check_spectrum(eigvals, eigvecs)[1], y))
 
 
 def tsk_scores(eigvecs, mu, y):
@@ -308,9 +357,9 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
             lab = y_i != -1
             cl, c_i = np.unique(y_i[lab], return_inverse=True)
             scores_i = V[i] @ ((V[lab].T @ _one_hot(c_i, cl.size)) * mu[:, None])  # row i of eq. (5)
-            right += cl[scores_i.argmax()] == y[i]
+            right += cl[argmax_rows(scores_i[None, :])[0]] == y[i]
         acc[b] = right / max(1, len(folds))
-    return float(betas[np.flatnonzero(acc == acc.max())[0]]), acc
+    return float(betas[first_best(acc)]), acc
 
 
 def regularized_spectral_kernel(eigvals, eigvecs, alpha):
@@ -360,7 +409,7 @@ def harmonic_function(W, y):
         A = (sp.diags(deg[U]) - W[U][:, U]).tocsc()
         rhs = W[U][:, labeled] @ YL
         F[U] = np.asarray(spsolve(A, rhs)).reshape(-1, classes.size)
-    return classes[F.argmax(axis=1)], F
+    return classes[argmax_rows(F)], F
 
 
 def consistency_method(W, y, alpha=0.99):
@@ -381,7 +430,7 @@ def consistency_method(W, y, alpha=0.99):
     C[labeled] = _one_hot(codes, classes.size)
     A = (sp.identity(W.shape[0]) - alpha * S).tocsc()
     F = (1 - alpha) * np.asarray(spsolve(A, C)).reshape(-1, classes.size)
-    return classes[F.argmax(axis=1)], F
+    return classes[argmax_rows(F)], F
 
 
 class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
@@ -476,7 +525,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         # class sums of the labelled rows: K[:, L] @ Y_L = V diag(mu) (V_L^T Y_L), O(n m c)
         self._class_loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * mu[:, None]
         self.scores_ = V @ self._class_loadings
-        self.transduction_ = classes[self.scores_.argmax(axis=1)]
+        self.transduction_ = classes[argmax_rows(self.scores_)]
         return self
 
     @property
@@ -494,19 +543,29 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         """Eq. (2) weights between new points and the training points (sparse, s x n).
 
         The new point's h is its k-th neighbour distance among the training points; an edge
-        exists when the distance is at most max(h(x), h(x_i)).
+        exists when the distance is at most max(h(x), h(x_i)). Candidates come from one
+        radius query; every distance that decides (h(x), and each edge's inclusion and
+        weight) is then recomputed exactly, coordinate by coordinate, as in
+        :func:`sslteach.graphs.knn_graph`, so the weights do not depend on the BLAS kernel.
         """
         check_is_fitted(self, "mu_")
         X = check_data(X, name="X")
         if X.shape[1] != self.X_fit_.shape[1]:
             fitted = self.X_fit_.shape[1]
             raise ValueError(f"X has {X.shape[1]} features but the model was fitted with {fitted}.")
+        k = self.n_neighbors
         nn = NearestNeighbors().fit(self.X_fit_)
-        hx = nn.kneighbors(X, n_neighbors=self.n_neighbors)[0][:, -1]
-        dist, ind = nn.radius_neighbors(X, radius=max(self.h_.max(), hx.max()) * (1 + 1e-12))
+        hx = nn.kneighbors(X, n_neighbors=k)[0][:, -1]
+        # the query's distances carry round-off: widen the radius by a bound on it
+        x2 = np.einsum("ij,ij->i", X, X)
+        slack = 1e-10 * (x2.max() + np.einsum("ij,ij->i", self.X_fit_, self.X_fit_).max()) + 1e-24
+        radius = np.sqrt(max(self.h_.max(), hx.max()) ** 2 + 2 * slack) * (1 + 1e-9)
+        ind = nn.radius_neighbors(X, radius=radius, return_distance=False)
         rows, cols, vals = [], [], []
-        for a, (d, j) in enumerate(zip(dist, ind)):
-            reach = np.maximum(hx[a], self.h_[j])
+        for a, j in enumerate(ind):
+            d = _exact_distances(X[a], self.X_fit_[j])
+            h_a = np.partition(d, k - 1)[k - 1]  # exact k-th neighbour distance of the new point
+            reach = np.maximum(h_a, self.h_[j])
             ok = d <= reach
             den = reach[ok] ** 2
             w = np.where(den > 0, np.exp(-(d[ok] ** 2) / np.where(den > 0, den, 1.0)), 1.0)
@@ -533,4 +592,4 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Labels of new points by eq. (19)."""
-        return self.classes_[self.decision_function(X).argmax(axis=1)]
+        return self.classes_[argmax_rows(self.decision_function(X))]

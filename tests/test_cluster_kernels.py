@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import minimum_spanning_tree
 from scipy.spatial.distance import pdist, squareform
+from sklearn.metrics import adjusted_rand_score
 
 from sslteach import cluster_kernels as ck
 from sslteach import datasets
@@ -99,14 +100,44 @@ def test_bagged_kernel_counts_co_clustering():
     assert np.allclose(K * 7, np.round(K * 7))  # counts out of 7 runs
     # reproduce the runs with the same seeds
     rng = np.random.RandomState(0)
-    from sklearn.cluster import KMeans
-
     count = np.zeros((30, 30))
     for _ in range(7):
-        lab = KMeans(3, n_init=1, init="random", random_state=rng.randint(2**31 - 1)).fit(X).labels_
+        lab, _ = ck.kmeans(X, 3, n_init=1, init="random", random_state=rng.randint(2**31 - 1))
         count += lab[:, None] == lab[None, :]
     np.testing.assert_allclose(K, count / 7)
     assert np.linalg.eigvalsh(K).min() >= -1e-10
+
+
+def test_kmeans_is_a_lloyd_fixed_point_and_matches_scikit_learn():
+    from sklearn.cluster import KMeans
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 3)) + np.repeat([[0, 0, 0], [8, 0, 0], [0, 8, 0]], 20, axis=0)
+    labels, centres = ck.kmeans(X, 3, random_state=0)
+    # a fixed point of Lloyd's iteration: centres are the means, each point is nearest its own
+    for k in range(3):
+        np.testing.assert_allclose(centres[k], X[labels == k].mean(axis=0))
+    D2 = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    assert np.all(D2[np.arange(60), labels] <= D2.min(axis=1) + 1e-12)
+    # on separated clouds scikit-learn finds the same partition and inertia
+    km = KMeans(3, n_init=10, random_state=0).fit(X)
+    assert adjusted_rand_score(labels, km.labels_) == 1.0
+    np.testing.assert_allclose(D2[np.arange(60), labels].sum(), km.inertia_, rtol=1e-10)
+
+
+def test_kmeans_breaks_distance_ties_by_the_first_centre():
+    # 0 is nearer to -0.3 than to 0.1 + 0.2 = 0.30000000000000004 only by round-off: a tie,
+    # which goes to the first centre (an exact argmin would pick the second)
+    X = np.array([[0.0]])
+    labels, _ = ck._assign(X, np.array([[0.1 + 0.2], [-0.3]]), np.square(X).sum(axis=1))
+    assert labels[0] == 0
+    labels, _ = ck._assign(X, np.array([[0.5], [-0.3]]), np.square(X).sum(axis=1))
+    assert labels[0] == 1  # a real difference is not a tie
+    X = np.array([[0.0], [0.1], [1.0]])
+    with pytest.raises(ValueError, match="init"):
+        ck.kmeans(X, 2, init="bogus")
+    with pytest.raises(ValueError, match="n_clusters"):
+        ck.kmeans(X, 6)
 
 
 def test_out_of_sample_extension():

@@ -1,0 +1,86 @@
+"""Decisions that do not depend on round-off (private).
+
+The same book on every machine: a grid search, a leave-one-out choice, a threshold, an
+argmax or an LP's support must come out the same whatever BLAS kernel, CPU or thread
+count computed the numbers behind it. Those numbers agree only to round-off (a relative
+1e-16 to 1e-12), so every decision here treats values within a stated relative
+tolerance as equal and breaks the tie by a stated rule:
+
+* :func:`first_best`: among candidates listed simplest first, the first whose score is
+  within ``TIE_RTOL`` of the best;
+* :func:`argmax_rows`: per row, the first column within ``TIE_RTOL`` of the row's maximum
+  (the smallest class code);
+* :func:`stable_order`: a decreasing sort in which entries within ``TIE_RTOL`` of each
+  other keep their index order;
+* :func:`orient_columns`: an eigenvector's sign, which LAPACK leaves to the kernel, fixed
+  by its largest entry (the first of those tied to round-off).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["TIE_RTOL", "first_best", "argmax_rows", "stable_order", "orient_columns"]
+
+#: Relative tolerance under which two scores count as tied (round-off is 1e-16 to 1e-12).
+TIE_RTOL = 1e-9
+
+
+def first_best(scores, *, maximize=True, rtol=TIE_RTOL):
+    """Flat index of the first entry within ``rtol`` of the best (NaN entries are skipped).
+
+    The tolerance is relative to the largest magnitude among the finite scores, so a
+    score that differs from the best by round-off counts as tied and the earlier
+    candidate (by the caller's convention the simpler one) wins.
+    """
+    s = np.asarray(scores, dtype=float).ravel()
+    finite = np.isfinite(s)
+    if not finite.any():
+        raise ValueError("every score is NaN or infinite; there is nothing to choose from.")
+    best = s[finite].max() if maximize else s[finite].min()
+    tol = rtol * max(float(np.abs(s[finite]).max()), np.finfo(float).tiny)
+    near = finite & ((s >= best - tol) if maximize else (s <= best + tol))
+    return int(np.flatnonzero(near)[0])
+
+
+def argmax_rows(F, *, rtol=TIE_RTOL):
+    """Row-wise argmax in which columns within ``rtol`` of the row's maximum are tied.
+
+    The tolerance is relative to the largest magnitude in the row; ties go to the first
+    column. A row of zeros (no evidence for any class) gets column 0.
+    """
+    F = np.asarray(F, dtype=float)
+    top = F.max(axis=1, keepdims=True)
+    tol = rtol * np.abs(F).max(axis=1, keepdims=True)
+    return np.argmax(F >= top - tol, axis=1)
+
+
+def stable_order(v, *, rtol=TIE_RTOL):
+    """Indices sorting ``v`` decreasingly, entries within ``rtol`` (relative to max |v|) tied.
+
+    Each entry is snapped to a grid of spacing ``rtol * max|v|`` before a stable sort, so
+    entries equal up to round-off keep their index order on every machine.
+    """
+    v = np.asarray(v, dtype=float)
+    scale = float(np.abs(v).max()) if v.size else 0.0
+    if scale == 0.0:
+        return np.arange(v.size)
+    snapped = np.round(v / (rtol * scale))
+    return np.argsort(-snapped, kind="stable")
+
+
+
+def orient_columns(V, *, rtol=TIE_RTOL):
+    """Fix the arbitrary sign of eigenvectors: each column's largest-magnitude entry is positive.
+
+    Entries whose magnitudes agree with the largest to within ``rtol`` count as tied and
+    the first of them decides, so the sign is the same on every machine. A 1-D ``V`` is
+    one vector. Returns a new array.
+    """
+    V = np.array(V, dtype=float, copy=True)
+    if V.ndim == 1:
+        return orient_columns(V[:, None], rtol=rtol)[:, 0]
+    a = np.abs(V)
+    first = np.argmax(a >= a.max(axis=0, keepdims=True) * (1 - rtol), axis=0)
+    signs = np.where(V[first, np.arange(V.shape[1])] < 0, -1.0, 1.0)
+    return V * signs
