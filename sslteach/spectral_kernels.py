@@ -58,7 +58,6 @@ DENSE_EIGEN_LIMIT = 2000
 """Below this many points the eigenpairs come from a dense ``eigh``; above, from ``eigsh``."""
 
 _ONE_TOL = 1e-8  # |lambda - 1| below this counts as an eigenvalue equal to 1
-_ZERO_TOL = 1e-10  # eigenvalues below this are the exact 0 of a connected component's eigenvector
 
 MU_TOL = 1e-6
 """LP weights are zeroed below this tolerance (see :func:`clean_weights`)."""
@@ -121,18 +120,21 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
 
     Returns
     -------
-    eigvals : ndarray of shape (m,), ascending, in [0, 2]; values below 1e-10 (round-off
-        of the exact 0 of each connected component) are returned as 0.
+    eigvals : ndarray of shape (m,), ascending, in [0, 2]; the first c (one per connected
+        component) exactly 0.
     eigvecs : ndarray of shape (n, m), orthonormal columns, each signed so that its
-        largest-magnitude entry is positive (ties to round-off: the first of them).
+        largest-magnitude entry is positive (ties to round-off: the first of them). For
+        eigenvalue 0 they are the components' vectors :math:`D^{1/2}\mathbf 1_C`, normalised
+        (largest component first), not an arbitrary basis of that eigenspace.
 
     Notes
     -----
     Up to ``DENSE_EIGEN_LIMIT`` points a dense ``eigh``. Above, ``eigsh`` finds the
     *largest* eigenvalues of :math:`S = D^{-1/2}WD^{-1/2}` (:math:`\lambda = 1 - s`), which
     needs only sparse products with :math:`S` (no factorisation), :math:`O(\mathrm{nnz})` each.
-    A disconnected graph has one zero eigenvalue per component; its eigenvectors then span
-    the component indicators (scaled by :math:`\sqrt d`) in an arbitrary basis.
+    A disconnected graph has one zero eigenvalue per component; LAPACK would return any
+    basis of that eigenspace (a different one for each BLAS kernel), so the basis of the
+    component vectors is returned instead.
     """
     W = check_square(W, name="W", symmetric=True, accept_sparse=True)
     n = W.shape[0]
@@ -151,8 +153,21 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
             if not exclude_one or np.sum(np.abs(lam - 1.0) > _ONE_TOL) >= m:
                 break
     lam = np.clip(lam, 0.0, 2.0)
-    lam[lam < _ZERO_TOL] = 0.0  # round-off of the exact 0 (one per connected component)
     vec = orient_columns(vec)
+    # Eigenvalue 0 has one eigenvector per connected component: set it exactly, and on a
+    # disconnected graph replace LAPACK's arbitrary basis of that eigenspace by the
+    # components' own vectors D^{1/2} 1_C (largest component first, ties by first vertex).
+    ncomp, comp = connected_components(W, directed=False)
+    z = min(ncomp, lam.size)
+    lam[:z] = 0.0
+    if ncomp > 1:
+        sizes = np.bincount(comp)
+        first = np.full(ncomp, n)
+        np.minimum.at(first, comp, np.arange(n))
+        order = np.lexsort((first, -sizes))[:z]
+        for col, c in enumerate(order):
+            u = np.where(comp == c, np.sqrt(deg), 0.0)
+            vec[:, col] = u / np.linalg.norm(u)
     keep = np.abs(lam - 1.0) > _ONE_TOL if exclude_one else np.ones(lam.size, bool)
     lam, vec = lam[keep], vec[:, keep]
     if lam.size < m:

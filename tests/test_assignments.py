@@ -158,17 +158,45 @@ def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, relea
             assert a.source == b.source
 
 
+# Running whole chapters is what nbval already does for every master notebook. Here one real
+# chapter (the shortest, END_TO_END) goes through the student run and the grader end to end;
+# every chapter is proven structurally: the cells a student runs before the first stub, and
+# every code cell of the instructor copy, are the master's own cells, which nbval executes.
+END_TO_END = "00_foundations"
+
+
+def _code_sources(nb):
+    """Code cells' sources, without nbgrader's solution markers."""
+    out = []
+    for c in nb["cells"]:
+        if c["cell_type"] == "code":
+            marks = ("### BEGIN SOLUTION", "### END SOLUTION")
+            lines = [ln for ln in _text(c).splitlines() if ln.strip() not in marks]
+            out.append("\n".join(lines))
+    return out
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
-def test_student_copy_runs_up_to_its_first_stub(chapter, released):
+def test_student_copy_before_its_first_stub_is_the_master(chapter, released):
     _, paths = released
-    student = nbformat.read(str(paths[chapter.stem][0]), as_version=4)
+    master = json.loads(chapter.read_text())
+    student = json.loads(paths[chapter.stem][0].read_text())
+    code = [c for c in student["cells"] if c["cell_type"] == "code"]
+    first = next(i for i, c in enumerate(code) if c["metadata"].get("nbgrader", {}).get("solution"))
+    assert _code_sources(student)[:first] == _code_sources(master)[:first], "a cell before the stub changed"
+    assert "raise NotImplementedError" in _text(code[first])
+
+
+def test_student_copy_runs_up_to_its_first_stub_end_to_end(released):
+    _, paths = released
+    student = nbformat.read(str(paths[END_TO_END][0]), as_version=4)
     first = next(
         i
         for i, c in enumerate(student.cells)
         if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"
     )
     student.cells = student.cells[: first + 1]
-    outcomes = asg._run(student, paths[chapter.stem][0].parent, timeout=300, kernel_name="python3")
+    outcomes = asg._run(student, paths[END_TO_END][0].parent, timeout=300, kernel_name="python3")
     assert [o.status for o in outcomes[:-1]] == ["ok"] * (len(outcomes) - 1), [
         o for o in outcomes if o.status != "ok"
     ]
@@ -176,27 +204,58 @@ def test_student_copy_runs_up_to_its_first_stub(chapter, released):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
-def test_grading_instructor_copy_full_marks_and_one_wrong_answer(chapter, released, tmp_path):
+def test_instructor_copy_runs_the_masters_code(chapter, released):
+    """Every code cell of the instructor copy is the master's, in order: nbval's run of the
+    master (its checks included) is a run of the instructor copy."""
     _, paths = released
-    student, instructor = paths[chapter.stem]
-    report = asg.grade_notebook(instructor, timeout=300)
-    auto = [r for r in report.exercises if r.kind == "auto"]
-    assert auto and all(r.status == "passed" for r in auto), [r for r in auto if r.status != "passed"]
-    assert report.score == report.max_auto > 0
-    assert report.problems == []
-
+    master = json.loads(chapter.read_text())
+    instructor = json.loads(paths[chapter.stem][1].read_text())
+    assert _code_sources(instructor) == _code_sources(master), "the instructor's code is not the master's"
     label, wrong = WRONG_ANSWERS[chapter.stem]
+    ids = [c["metadata"].get("nbgrader", {}).get("grade_id") for c in instructor["cells"]]
+    assert f"{label}-code" in ids and f"{label}-check" in ids, f"{label}: no answer or check cell to grade"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_each_chapters_wrong_answer_fails_its_check(chapter, released):
+    """The wrong answer, run with the cells it needs, fails its check; the solution passes.
+
+    The exercise's answer and check run after the chapter's setup cell alone (the checks
+    of these exercises build their own data), so this costs seconds, not a chapter; the
+    wrong answer then replaces the solution in the same kernel.
+    """
+    _, paths = released
+    label, wrong = WRONG_ANSWERS[chapter.stem]
+    instructor = nbformat.read(str(paths[chapter.stem][1]), as_version=4)
+    by_id = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in instructor.cells}
+    setup = next(c for c in instructor.cells if c.cell_type == "code")
+    check = by_id[f"{label}-check"].source
+    nb = nbformat.v4.new_notebook()  # one kernel: the solution and its check, then the wrong answer
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in (setup.source, by_id[f"{label}-code"].source, check,
+                                                           wrong, check)]
+    outcomes = asg._run(nb, paths[chapter.stem][1].parent, timeout=120, kernel_name="python3")
+    assert [o.status for o in outcomes[:4]] == ["ok"] * 4, (label, outcomes)
+    wrong_run = outcomes[4]
+    assert wrong_run.status == "error" and wrong_run.error.startswith("AssertionError"), (label, wrong_run)
+
+
+def test_grading_a_real_chapter_with_one_wrong_answer(released):
+    """The grader end to end on a real chapter: every other exercise earns its points."""
+    _, paths = released
+    student, instructor = paths[END_TO_END]
+    label, wrong = WRONG_ANSWERS[END_TO_END]
     nb = nbformat.read(str(instructor), as_version=4)
     cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{label}-code")
     cell.source = wrong
     submission = instructor.parent / f"wrong_{instructor.name}"
     nbformat.write(nb, str(submission))
     report = asg.grade_notebook(submission, timeout=300, reference=student)
-    failed = {r.label for r in report.exercises if r.kind == "auto" and r.status != "passed"}
-    assert failed == {label}
-    bad = next(r for r in report.exercises if r.label == label and r.kind == "auto")
+    auto = [r for r in report.exercises if r.kind == "auto"]
+    assert {r.label for r in auto if r.status != "passed"} == {label}
+    bad = next(r for r in auto if r.label == label)
     assert bad.status == "failed" and bad.points == 0 and bad.message.startswith("AssertionError")
-    assert report.score == report.max_auto - bad.max_points
+    assert report.score == report.max_auto - bad.max_points > 0
+    assert report.problems == []
 
 
 # ----------------------------------------------------------------------- a small synthetic course
@@ -417,8 +476,21 @@ def test_bad_masters_and_submissions_raise_clear_errors(tmp_path):
         asg.release_notebook(tmp_path / "missing.ipynb", tmp_path)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
-def test_setup_cell_installs_the_package_in_a_fresh_venv(chapter, tmp_path):
+def _install_guard(chapter):
+    """The setup cell's install block: everything up to the end of its ``if ... is None:`` block."""
+    setup = _text(next(c for c in json.loads(chapter.read_text())["cells"] if c["cell_type"] == "code"))
+    head, sep, tail = setup.partition('if importlib.util.find_spec("sslteach") is None:\n')
+    assert sep, f"{chapter.name}: the setup cell has no install guard"
+    block = tail.split("\n\n")[0]
+    return head + sep + block + "\n"
+
+
+def test_every_chapter_has_the_same_install_guard():
+    guards = {chapter.stem: _install_guard(chapter) for chapter in CHAPTERS}
+    assert len(set(guards.values())) == 1, f"the setup cells' install blocks differ: {guards}"
+
+
+def test_setup_cell_installs_the_package_in_a_fresh_venv(tmp_path):
     """The setup cell installs sslteach where it is missing (Colab) and does nothing otherwise.
 
     The fresh virtual environment has no sslteach; its other dependencies are borrowed from
@@ -428,7 +500,7 @@ def test_setup_cell_installs_the_package_in_a_fresh_venv(chapter, tmp_path):
     import site
     import venv
 
-    setup = _text(next(c for c in json.loads(chapter.read_text())["cells"] if c["cell_type"] == "code"))
+    setup = _install_guard(CHAPTERS[0])  # the same in every chapter (test above)
     url = "git+https://github.com/sslteach/sslteach"
     assert url in setup
     env_dir = tmp_path / "fresh"

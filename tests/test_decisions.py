@@ -106,3 +106,19 @@ def test_knn_graph_with_blas_round_off_above_the_old_tolerance_is_exact():
     want = np.where((D <= reach) & ~np.eye(len(X), dtype=bool), np.exp(-(D**2) / reach**2), 0.0)
     assert sp.issparse(graphs.knn_graph(X, 5))
     np.testing.assert_allclose(W, want, rtol=1e-12, atol=0)
+
+
+def test_zero_eigenspace_of_a_disconnected_graph_is_the_components_vectors():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.standard_normal((30, 2)), rng.standard_normal((50, 2)) + 50]
+    X = np.r_[X, rng.standard_normal((30, 2)) - 50]
+    W = graphs.knn_graph(X, 5)
+    lam, V = sk.laplacian_eigenpairs(W, 6)
+    assert lam[:3].tolist() == [0.0, 0.0, 0.0] and lam[3] > 0
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    # largest component first (points 30-79), then the two of 30 by their first vertex
+    for col, members in enumerate([np.arange(30, 80), np.arange(0, 30), np.arange(80, 110)]):
+        u = np.zeros(110)
+        u[members] = np.sqrt(deg[members])
+        np.testing.assert_allclose(V[:, col], u / np.linalg.norm(u), atol=1e-15)
+    np.testing.assert_allclose(V.T @ V, np.eye(6), atol=1e-12)

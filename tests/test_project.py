@@ -65,3 +65,45 @@ def test_notebook_format(path):
     counts = [c["execution_count"] for c in code if "".join(c["source"]).strip()]
     assert counts == list(range(1, len(counts) + 1))
     assert not any(o["output_type"] == "error" for c in code for o in c.get("outputs", []))
+
+
+# A printed number is a decimal, optionally in scientific notation; the look-behind keeps
+# identifiers (x1e5), hex addresses and the digits of a longer number out.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+_ROUNDOFF = 1e-12
+
+
+def printed_roundoff(text):
+    """Every number in ``text`` whose magnitude is below 1e-12 but which is not an exact zero."""
+    found = []
+    for m in _NUMBER.finditer(text):
+        try:
+            v = float(m.group())
+        except ValueError:
+            continue
+        if v != 0.0 and abs(v) < _ROUNDOFF:
+            found.append(m.group())
+    return found
+
+
+def test_printed_roundoff_detector():
+    assert printed_roundoff("residual 2.3e-14, b = -4.44e-16 and 1.1102230246251565e-15") == [
+        "2.3e-14",
+        "-4.44e-16",
+        "1.1102230246251565e-15",
+    ]
+    assert printed_roundoff("0.0, 0, -0., 1e-12, 3.5e-9, 0x7f00e-13, x1e-20, 12 points") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_stored_output_prints_roundoff(path):
+    """Raw round-off differs between CPUs and BLAS kernels: print a verdict with its bound."""
+    nb = json.loads(path.read_text())
+    bad = []
+    for i, c in enumerate(nb["cells"]):
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            data = o.get("data", {})
+            text = "".join(o.get("text", "")) + "".join(data.get("text/plain", ""))
+            text += "".join(data.get("text/html", ""))
+            bad += [f"cell {i}: {v}" for v in printed_roundoff(text)]
+    assert not bad, f"{path.name} prints round-off (|x| < 1e-12): {bad[:10]}"
