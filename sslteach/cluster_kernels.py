@@ -68,7 +68,7 @@ def _condensed_distances(X, metric, n_neighbors, radius):
     if metric == "euclidean":
         if n_neighbors is not None or radius is not None:
             raise ValueError("n_neighbors and radius apply to metric='geodesic' only.")
-        D = squared_distances(X)  # BLAS (Gram-matrix trick), much faster than pdist in high d
+        D = squared_distances(X)  # BLAS (Gram-matrix trick, exact for near-copies): faster than pdist
         np.sqrt(D, out=D)
         out = squareform(D, checks=False)
         del D

@@ -65,11 +65,21 @@ def linear_kernel(X, Y=None):
 
 
 def squared_distances(X, Y=None):
-    r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`, clipped at zero.
+    r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`, exact where it matters.
 
-    Uses :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` (scikit-learn's
-    ``euclidean_distances``), so tiny negative round-off is clipped and the diagonal
-    is exactly zero when ``Y`` is omitted.
+    The fast route is :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y` through BLAS
+    (scikit-learn's ``euclidean_distances``), which loses the digits a distance shares with
+    the norms: a common offset of 1e8 destroys every distance, and two copies of a point
+    come out 1e-16 times the squared norm apart, differently for each BLAS kernel. Hence:
+
+    * the columns are first centred (by the mean of ``X``; distances do not change), which
+      removes a common offset;
+    * every entry below 1e-6 times :math:`\lVert x_i\rVert^2 + \max_j\lVert y_j\rVert^2`
+      (where the shortcut may have lost more than six digits) is recomputed from the
+      differences :math:`x_i - y_j`, so copies of a point are exactly 0 apart on every
+      machine;
+    * tiny negative round-off is clipped, and the diagonal is exactly zero when ``Y`` is
+      omitted.
 
     Returns
     -------
@@ -77,11 +87,24 @@ def squared_distances(X, Y=None):
 
     Notes
     -----
-    Time :math:`O(n p d)`, memory one (n, p) array.
+    Time :math:`O(npd)` (one matrix product, plus :math:`O(d)` per recomputed entry), memory
+    one (n, p) array and an (n, d) copy.
     """
     X, Y = _pair(X, Y)
-    D2 = euclidean_distances(X, Y, squared=True)
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    Yc = Xc if Y is None else Y - mean
+    D2 = euclidean_distances(Xc, None if Y is None else Yc, squared=True)
     np.maximum(D2, 0.0, out=D2)
+    x2 = np.einsum("ij,ij->i", Xc, Xc)
+    y2 = x2 if Y is None else np.einsum("ij,ij->i", Yc, Yc)
+    bound = 1e-6 * (x2 + y2.max())  # per row: covers 1e-6 (|x_i|^2 + |y_j|^2) for every j
+    for start in range(0, D2.shape[0], 1024):  # row blocks: no n x p boolean temporary
+        block = D2[start : start + 1024]
+        i, j = np.nonzero(block <= bound[start : start + 1024, None])
+        if i.size:
+            diff = Xc[start + i] - Yc[j]
+            block[i, j] = np.einsum("ij,ij->i", diff, diff)
     if Y is None:
         np.fill_diagonal(D2, 0.0)
     return D2

@@ -160,3 +160,21 @@ def test_mds_and_center_refuse_nan_and_inf(bad):
         mds_kernel(M)
     with pytest.raises(ValueError, match="NaN"):
         center_kernel(M)
+
+
+def test_squared_distances_survive_a_large_offset_and_copies_are_exactly_zero_apart():
+    from scipy.spatial.distance import cdist
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 5))
+    X = np.r_[X, X[:20]]  # 20 exact copies
+    for offset in (0.0, 1e6):
+        Xo = X + offset  # representable exactly enough: offsets of 1e6 keep 1e-10 resolution
+        D2 = squared_distances(Xo)
+        np.testing.assert_allclose(D2, cdist(Xo, Xo, "sqeuclidean"), rtol=1e-8, atol=1e-8)
+        assert np.all(D2[np.arange(200, 220), np.arange(20)] == 0.0)
+        K = rbf_kernel(Xo, sigma=0.5)
+        np.testing.assert_allclose(K, rbf_kernel(X, sigma=0.5), atol=1e-6)
+    Y = X[:7] + 1e-9  # near-copies across two sets: recomputed from the differences
+    want = cdist(Y, X, "sqeuclidean")
+    np.testing.assert_allclose(squared_distances(Y, X), want, rtol=1e-6, atol=1e-20)
