@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.cluster.hierarchy as sch
+import scipy.sparse as sp
 from scipy.spatial.distance import squareform
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
@@ -222,6 +223,10 @@ def _assign(X, centres, x2):
     return labels, D2[np.arange(X.shape[0]), labels]
 
 
+def _counts(labels, c):
+    return np.maximum(np.bincount(labels, minlength=c), 1).astype(float)
+
+
 def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_state=None):
     r"""Lloyd's k-means whose result does not depend on the BLAS kernel or thread count.
 
@@ -234,7 +239,9 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
 
     Parameters
     ----------
-    X : array-like of shape (n, d)
+    X : array-like or sparse matrix of shape (n, d)
+        A dense X that is mostly zeros (fewer than 10% non-zero entries, TF-IDF rows) is
+        handled as a sparse matrix.
     n_clusters : int
     n_init : int, default 10
         Independent starts; the lowest inertia wins.
@@ -252,7 +259,9 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
     Each iteration costs :math:`O(ncd)` time (one product with the centres) and
     :math:`O(nc)` memory. An empty cluster takes the point farthest from its centre.
     """
-    X = check_data(X, name="X", min_samples=1)
+    X = check_data(X, name="X", min_samples=1, accept_sparse=True)
+    if not sp.issparse(X) and np.count_nonzero(X) < 0.1 * X.size:
+        X = sp.csr_matrix(X)  # mostly zeros (TF-IDF rows): sparse products are far cheaper
     n = X.shape[0]
     c = check_int(n_clusters, "n_clusters", low=1, high=n, high_hint=f"There are {n} points.")
     n_init = check_int(n_init, "n_init", low=1)
@@ -260,20 +269,29 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
     if init not in ("k-means++", "random"):
         raise ValueError(f"init must be 'k-means++' or 'random'; got {init!r}.")
     rng = check_random_state(random_state)
-    x2 = np.square(X).sum(axis=1)
+    sparse = sp.issparse(X)
+    x2 = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sparse else np.einsum("ij,ij->i", X, X)
+
+    def rows(idx):
+        R = X[idx]
+        return R.toarray() if sparse else R
+
+    def sq_to(i):  # squared distances of every row to row i
+        return np.maximum(x2 + x2[i] - 2.0 * np.asarray(X @ rows([i])[0]).ravel(), 0.0)
+
     runs = []
     for _ in range(n_init):
         if init == "random":
-            centres = X[rng.choice(n, size=c, replace=False)]
+            centres = rows(rng.choice(n, size=c, replace=False))
         else:
             idx = [rng.randint(n)]
-            d2 = np.maximum(x2 + x2[idx[0]] - 2.0 * (X @ X[idx[0]]), 0.0)
+            d2 = sq_to(idx[0])
             for _ in range(1, c):
                 total = d2.sum()
                 pick = rng.randint(n) if total <= 0 else np.searchsorted(np.cumsum(d2), rng.uniform(0, total))
                 idx.append(min(int(pick), n - 1))
-                d2 = np.minimum(d2, np.maximum(x2 + x2[idx[-1]] - 2.0 * (X @ X[idx[-1]]), 0.0))
-            centres = X[idx]
+                d2 = np.minimum(d2, sq_to(idx[-1]))
+            centres = rows(idx)
         labels = None
         for _ in range(max_iter):
             new, dist = _assign(X, centres, x2)
@@ -284,7 +302,9 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
             for k in np.flatnonzero(counts == 0):  # an empty cluster takes the farthest point
                 far = int(np.argmax(dist))
                 labels[far], dist[far] = k, 0.0
-            centres = np.stack([X[labels == k].mean(axis=0) for k in range(c)])
+            onehot = sp.csr_matrix((np.ones(n), (labels, np.arange(n))), shape=(c, n))
+            sums = onehot @ X  # row sums per cluster (sparse products: no copy of X)
+            centres = (sums.toarray() if sparse else np.asarray(sums)) / _counts(labels, c)[:, None]
         labels, dist = _assign(X, centres, x2)
         runs.append((float(dist.sum()), labels, centres))
     best = first_best([r[0] for r in runs], maximize=False)
