@@ -1,9 +1,11 @@
 """Release and grading of assignments (``sslteach.assignments``).
 
-Every chapter notebook is released and graded here: the student copy leaks no solution,
-keeps every check, validates as nbgrader metadata and runs up to its first stub; the
-instructor copy earns full marks; a copy with one wrong answer fails exactly that
-exercise. A small synthetic assignment covers raising, looping and crashing cells.
+Every chapter notebook is released here: the student copy leaks no solution, keeps every
+check, validates as nbgrader metadata, and runs the master's own cells up to its first
+stub; the instructor copy runs the master's code (which nbval executes, checks included);
+each chapter's wrong answer fails its check. One real chapter goes through the student
+run and the grader end to end, and a small synthetic assignment covers raising, looping
+and crashing cells, so the grading semantics are proven without re-running every chapter.
 """
 
 import copy
@@ -127,22 +129,29 @@ def test_released_copies_pass_nbgrader_validation(chapter, released):
         assert len(ids) == len(set(ids)), "grade_ids must be unique"
 
 
+@pytest.fixture(scope="module")
+def nbgrader_release(released, tmp_path_factory):
+    """nbgrader's own generate_assignment, run once on every chapter's instructor copy."""
+    _, paths = released
+    course = tmp_path_factory.mktemp("course")
+    (course / "source" / "hw").mkdir(parents=True)
+    for _, instructor in paths.values():
+        (course / "source" / "hw" / instructor.name).write_bytes(instructor.read_bytes())
+    (course / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.course_id = "sslteach"\n')
+    nbgrader = Path(sys.executable).with_name("nbgrader")
+    res = subprocess.run(
+        [str(nbgrader), "generate_assignment", "hw", "--force"], cwd=course, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    return course / "release" / "hw"
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
-def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, released, tmp_path):
+def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, released, nbgrader_release):
     """nbgrader itself turns our instructor copy into a student copy with the same cells."""
     _, paths = released
     student, instructor = paths[chapter.stem]
-    (tmp_path / "source" / "hw").mkdir(parents=True)
-    (tmp_path / "source" / "hw" / instructor.name).write_bytes(instructor.read_bytes())
-    (tmp_path / "nbgrader_config.py").write_text(
-        'c = get_config()\nc.CourseDirectory.course_id = "sslteach"\n'
-    )
-    nbgrader = Path(sys.executable).with_name("nbgrader")
-    res = subprocess.run(
-        [str(nbgrader), "generate_assignment", "hw", "--force"], cwd=tmp_path, capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    theirs = nbformat.read(str(tmp_path / "release" / "hw" / instructor.name), as_version=4)
+    theirs = nbformat.read(str(nbgrader_release / instructor.name), as_version=4)
     ours = nbformat.read(str(student), as_version=4)
     assert len(theirs.cells) == len(ours.cells)
     for a, b in zip(theirs.cells, ours.cells, strict=True):
