@@ -18,6 +18,7 @@ __all__ = [
     "check_positive",
     "check_int",
     "check_partial_labels",
+    "check_label_values",
 ]
 
 
@@ -120,6 +121,26 @@ def check_int(value, name, *, low, high=None, high_hint=""):
     return value
 
 
+def check_label_values(y, name="y"):
+    """Refuse labels that cannot follow the ``-1`` = unlabelled convention.
+
+    Labels must be numbers (a string label cannot be told apart from the unlabelled mark,
+    and a float NaN is not a class): encode other labels first, e.g.
+    ``np.unique(y, return_inverse=True)[1]``. Returns ``y`` as an array.
+    """
+    y = np.asarray(y)
+    if y.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must hold numeric class labels (with -1 for unlabelled points); got dtype "
+            f"{y.dtype}. Encode the labels as integers first, e.g. np.unique({name}, return_inverse=True)[1]."
+        )
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(
+            f"{name} contains NaN or infinity, which is not a class; mark unlabelled points with -1."
+        )
+    return y
+
+
 def check_partial_labels(y, n, *, min_classes=2):
     """scikit-learn's semi-supervised labels: ``-1`` = unlabelled, any other value a class.
 
@@ -127,7 +148,7 @@ def check_partial_labels(y, n, *, min_classes=2):
     that is not 1-D with one entry per point, or with labels of fewer than ``min_classes``
     classes.
     """
-    y = np.asarray(y)
+    y = check_label_values(y)
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
     labeled = y != -1

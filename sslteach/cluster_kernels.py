@@ -483,17 +483,31 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
         self.decision_ = self.svc_.decision_function(K[:, lab])
         self.transduction_ = self.svc_.predict(K[:, lab])
         self.labeled_ = np.flatnonzero(lab)
+        self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         return self
 
     def predict(self, X=None):
-        """The labels of the training rows (``transduction_``); new points need a refit."""
+        """The labels of the training rows (``transduction_``); new points need a refit.
+
+        ``X``, when given, must be the very rows the model was fitted on (the kernel is
+        defined on them only); anything else raises ``ValueError`` rather than returning
+        labels that belong to other points.
+        """
         check_is_fitted(self, "transduction_")
-        if X is not None and np.shape(X)[0] != self.kernel_.shape[0]:
-            raise ValueError(
-                "A data-dependent kernel is defined on the points it was computed from: add the new "
-                "points to X as unlabelled (y = -1) and fit again, or use "
-                "HierarchicalClusterKernel.transform."
+        if X is not None:
+            X = check_data(X, name="X", accept_sparse=True)
+            same = X.shape == self.X_fit_.shape and (
+                (X != self.X_fit_).nnz == 0
+                if sp.issparse(X) or sp.issparse(self.X_fit_)
+                else np.array_equal(X, self.X_fit_)
             )
+            if not same:
+                raise ValueError(
+                    "A data-dependent kernel is defined on the points it was computed from, and X "
+                    "is not those points (in that order): add the new points to X as unlabelled "
+                    "(y = -1) and fit again, or use HierarchicalClusterKernel.transform."
+                )
         return self.transduction_
 
 

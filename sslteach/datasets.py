@@ -27,7 +27,7 @@ import scipy.io
 import scipy.sparse as sp
 from sklearn.utils import Bunch, check_random_state
 
-from ._validation import check_int
+from ._validation import check_int, check_label_values
 
 __all__ = [
     "UCI_DATASETS",
@@ -365,7 +365,7 @@ def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):
     -------
     y_train : ndarray of shape (n,), same dtype as ``y``, -1 where unlabelled.
     """
-    y = np.asarray(y)
+    y = check_label_values(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D (one label per point); got shape {y.shape}.")
     if y.size == 0:

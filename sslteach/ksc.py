@@ -36,7 +36,14 @@ from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import argmax_rows, first_best, orient_columns
-from ._validation import check_data, check_int, check_partial_labels, check_positive, check_square
+from ._validation import (
+    check_data,
+    check_int,
+    check_label_values,
+    check_partial_labels,
+    check_positive,
+    check_square,
+)
 from .kernels import rbf_kernel, squared_distances
 
 __all__ = [
@@ -362,7 +369,7 @@ def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
 
 def _binary_labels(y, n):
     """scikit-learn labels (-1 = unlabelled) -> classes_, paper labels in {-1, 0, +1}."""
-    y = np.asarray(y)
+    y = check_label_values(y)
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
     labeled = y != -1
@@ -436,12 +443,14 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         )
         self.c_, self.rcond_ = info.c, info.rcond
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.y_paper_ = yp
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[(self.e_ >= 0).astype(int)]
         return self
 
     def predict(self, X):
+        check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
 
     def alpha_hat(self, X):
@@ -543,11 +552,13 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.alpha_, _ = _solve_assembled(H, R, gamma, rho, c)
         self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[argmax_rows(self.e_)]
         return self
 
     def predict(self, X):
+        check_is_fitted(self, "alpha_")
         return self.classes_[argmax_rows(self.decision_function(X))]
 
 
@@ -617,10 +628,12 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.decision_train_ = sol.f
         self.lab_, self.y_labeled_ = sol.lab, sol.yl
         self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
         self.transduction_ = self.classes_[(sol.f >= 0).astype(int)]
         return self
 
     def predict(self, X):
+        check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
 
 

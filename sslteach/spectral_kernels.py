@@ -29,7 +29,7 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import argmax_rows, first_best, orient_columns
-from ._validation import check_data, check_int, check_positive, check_square
+from ._validation import check_data, check_int, check_label_values, check_positive, check_square
 from .graphs import _knn_graph_and_h
 
 
@@ -64,7 +64,7 @@ MU_TOL = 1e-6
 
 
 def _check_labels(y, n=None, *, need_two=True):
-    y = np.asarray(y)
+    y = check_label_values(y)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D (one entry per point, -1 for unlabelled); got shape {y.shape}.")
     if n is not None and y.shape[0] != n:
@@ -531,6 +531,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
                 stacklevel=2,
             )
         self.X_fit_, self.W_ = X, W
+        self.n_features_in_ = X.shape[1]
         self.degrees_ = np.asarray(W.sum(axis=1)).ravel()
         self.h_ = h
         self.classes_ = classes
@@ -603,8 +604,10 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Class scores of eq. (19), :math:`\\sum_{y_j=k} K(x, x_j)`, shape (s, c)."""
+        check_is_fitted(self, "mu_")
         return self.extend(self.induced_weights(X)) @ self._class_loadings
 
     def predict(self, X):
         """Labels of new points by eq. (19)."""
+        check_is_fitted(self, "mu_")
         return self.classes_[argmax_rows(self.decision_function(X))]

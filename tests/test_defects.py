@@ -1,0 +1,67 @@
+"""Defects found by an independent bad-input audit (issue 15): each test failed before its fix."""
+
+import functools
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from sslteach import cluster_kernels as ck
+from sslteach import datasets, ksc
+from sslteach import spectral_kernels as sk
+from sslteach._validation import check_partial_labels
+
+
+def _data(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2)) + np.repeat([[0, 0], [4, 0]], n // 2, axis=0)
+    y = np.repeat([0, 1], n // 2)
+    return X, y, datasets.ssl_split(y, 8, random_state=seed)
+
+
+def test_data_dependent_svc_predict_refuses_other_points():  # defect 1
+    X, _, y = _data()
+    kernel = functools.partial(ck.hierarchical_cluster_kernel, linkage="average")
+    model = ck.DataDependentSVC(kernel).fit(X, y)
+    assert np.array_equal(model.predict(X), model.transduction_)
+    assert np.array_equal(model.predict(), model.transduction_)
+    with pytest.raises(ValueError, match="not those points"):
+        model.predict(X[::-1])
+    with pytest.raises(ValueError, match="NaN"):
+        model.predict(np.full_like(X, np.nan))
+
+
+def test_string_and_nan_labels_are_refused_with_a_hint():  # defects 2 and 3
+    X, y_true, y = _data()
+    with pytest.raises(ValueError, match="numeric class labels"):
+        datasets.ssl_split(np.where(y_true == 0, "a", "b"), 8, random_state=0)
+    y_nan = y.astype(float)
+    y_nan[3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        check_partial_labels(y_nan, len(y))
+    with pytest.raises(ValueError, match="NaN"):
+        sk.TransductiveSpectralKernel(n_neighbors=5, n_components=4).fit(X, y_nan)
+    with pytest.raises(ValueError, match="NaN"):
+        ksc.OneVsRestSemiKSC().fit(X, y_nan)
+    with pytest.raises(ValueError, match="NaN"):
+        ksc.SemiSupervisedKSC().fit(X, y_nan)
+    with pytest.raises(ValueError, match="numeric class labels"):
+        ksc.SemiSupervisedKSC().fit(X, np.where(y == -1, "-1", y.astype(str)))
+
+
+@pytest.mark.parametrize(
+    "est",
+    [
+        ksc.SemiSupervisedKSC(),
+        ksc.OneVsRestSemiKSC(),
+        ksc.LapSVM(),
+        sk.TransductiveSpectralKernel(n_neighbors=5, n_components=4),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_predict_before_fit_raises_not_fitted_and_fit_sets_n_features_in(est):  # defect 5
+    X, _, y = _data()
+    with pytest.raises(NotFittedError):
+        est.predict(X)
+    est.fit(X, y)
+    assert est.n_features_in_ == 2
