@@ -42,6 +42,7 @@ import copy
 import csv
 import hashlib
 import json
+import math
 import re
 import sys
 import time
@@ -412,6 +413,7 @@ class GradeReport:
     submission: str
     exercises: list[ExerciseResult]
     problems: list[str]
+    readable: bool = True  # False: the file is missing, a directory, or not a notebook
 
     @property
     def score(self) -> float:
@@ -422,6 +424,11 @@ class GradeReport:
         return sum(r.max_points for r in self.exercises if r.kind == "auto")
 
     def rows(self) -> list[dict]:
+        if not self.readable:  # keep the student in the CSV, with the reason
+            return [
+                {"submission": self.submission, "label": "", "kind": "", "status": "unreadable",
+                 "points": 0.0, "max_points": 0.0, "message": "; ".join(self.problems)}
+            ]
         return [{"submission": self.submission, **asdict(r)} for r in self.exercises]
 
     def as_dict(self) -> dict:
@@ -431,6 +438,7 @@ class GradeReport:
             "max_autograded": self.max_auto,
             "exercises": [asdict(r) for r in self.exercises],
             "problems": self.problems,
+            "readable": self.readable,
         }
 
 
@@ -450,7 +458,7 @@ def _run(nb, cwd: Path, timeout: float, kernel_name: str) -> list[CellOutcome]:
     timeout_message = f"Timeout: the cell ran past the {timeout:g} s limit and was interrupted"
     client = NotebookClient(
         nb,
-        timeout=timeout,
+        timeout=max(1, math.ceil(timeout)),  # nbclient takes whole seconds
         kernel_name=kernel_name,
         allow_errors=True,
         interrupt_on_timeout=True,
@@ -524,8 +532,11 @@ def grade_notebook(
     path = Path(path)
     try:
         nb = nbformat.read(str(path), as_version=4)
-    except Exception as exc:  # not JSON, not a notebook
-        return GradeReport(path.name, [], [f"the submission could not be read as a notebook: {exc}"])
+    except Exception as exc:  # missing, a directory, not JSON, not a notebook
+        problem = f"the submission could not be read as a notebook: {exc}"
+        return GradeReport(path.name, [], [problem], readable=False)
+    if reference is not None and not Path(reference).is_file():
+        raise ValueError(f"the reference notebook {reference} does not exist or is not a file.")
     ref = nbformat.read(str(reference), as_version=4) if reference is not None else nb
     manifest = ref.metadata.get(MANIFEST_KEY)
     if not manifest:
@@ -664,8 +675,10 @@ def main(argv=None) -> int:
                 n = len(parse_exercises(json.loads(nb.read_text())))
                 print(f"{nb}: {n} exercises -> {s} (student), {i} (instructor)")
             return 0
-        if args.timeout <= 0:
+        if not args.timeout > 0:
             raise ValueError("--timeout must be a positive number of seconds.")
+        if args.reference is not None and not args.reference.is_file():
+            raise ValueError(f"--reference {args.reference} does not exist or is not a file.")
         reports = [
             grade_notebook(p, timeout=args.timeout, reference=args.reference, kernel_name=args.kernel)
             for p in args.submissions
@@ -678,6 +691,11 @@ def main(argv=None) -> int:
         write_csv(reports, args.csv)
     if args.json:
         write_json(reports, args.json)
+    unreadable = [r.submission for r in reports if not r.readable]
+    if unreadable:  # a grading script must be able to tell
+        names = ", ".join(unreadable)
+        print(f"error: {len(unreadable)} submission(s) could not be read: {names}", file=sys.stderr)
+        return 1
     return 0
 
 

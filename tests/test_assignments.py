@@ -546,3 +546,29 @@ def test_setup_cell_installs_the_package_in_a_fresh_venv(tmp_path):
     assert (
         again.returncode == 0 and "Processing" not in again.stdout + again.stderr
     )  # second run: nothing to do
+
+
+def test_cli_grade_reports_unreadable_submissions_and_takes_any_timeout(tiny, tmp_path):
+    """Issue 15, defect 12: a missing, directory or broken submission makes ``grade`` exit 1
+    and keeps its row in the CSV; a fractional --timeout works; a missing --reference is a
+    clear error, not a traceback."""
+    student, instructor = tiny
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    (tmp_path / "folder.ipynb").mkdir()
+    cmd = [sys.executable, "-m", "sslteach.assignments", "grade"]
+    res = subprocess.run(
+        [*cmd, str(instructor), str(tmp_path / "missing.ipynb"), str(tmp_path / "folder.ipynb"), str(broken),
+         "--reference", str(student), "--timeout", "2.5", "--csv", str(tmp_path / "g.csv")],
+        capture_output=True, text=True, env=env,
+    )
+    assert res.returncode == 1, res.stderr[-2000:]
+    assert "3 submission(s) could not be read" in res.stderr and "Traceback" not in res.stderr
+    assert "09_tiny.ipynb: 3 / 3 autograded points" in res.stdout  # the readable one is graded
+    rows = list(csv.DictReader(open(tmp_path / "g.csv")))
+    unreadable = {r["submission"] for r in rows if r["status"] == "unreadable"}
+    assert unreadable == {"missing.ipynb", "folder.ipynb", "broken.ipynb"}
+    missing_ref = [*cmd, str(instructor), "--reference", str(tmp_path / "nope.ipynb")]
+    res = subprocess.run(missing_ref, capture_output=True, text=True, env=env)
+    assert res.returncode == 2 and "does not exist" in res.stderr and "Traceback" not in res.stderr
