@@ -557,9 +557,15 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.transduction_ = self.classes_[argmax_rows(self.e_)]
         return self
 
+    def decision_function(self, X):
+        """Projections :math:`\\hat e^{(c)}(x)`, shape (p, C); for two classes, as in
+        scikit-learn, shape (p,): the second class's minus the first's."""
+        E = self._kernel(X) @ self.alpha_ + self.b_
+        return E[:, 1] - E[:, 0] if E.shape[1] == 2 else E
+
     def predict(self, X):
-        check_is_fitted(self, "alpha_")
-        return self.classes_[argmax_rows(self.decision_function(X))]
+        E = self._kernel(X) @ self.alpha_ + self.b_  # checks that the model is fitted
+        return self.classes_[argmax_rows(E)]
 
 
 # ----------------------------------------------------------------------------------------

@@ -602,12 +602,18 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         wx = sp.diags(1 / np.sqrt(dx)) @ Wx @ sp.diags(1 / np.sqrt(self.degrees_))
         return np.asarray(wx @ self.eigvecs_) / (1.0 - self.eigvals_)
 
-    def decision_function(self, X):
-        """Class scores of eq. (19), :math:`\\sum_{y_j=k} K(x, x_j)`, shape (s, c)."""
+    def _scores(self, X):
         check_is_fitted(self, "mu_")
         return self.extend(self.induced_weights(X)) @ self._class_loadings
 
+    def decision_function(self, X):
+        """Class scores of eq. (19), :math:`\\sum_{y_j=k} K(x, x_j)`: shape (s, c), or for two
+        classes, as in scikit-learn, shape (s,): the second class's score minus the first's
+        (positive means ``classes_[1]``)."""
+        F = self._scores(X)
+        return F[:, 1] - F[:, 0] if F.shape[1] == 2 else F
+
     def predict(self, X):
         """Labels of new points by eq. (19)."""
-        check_is_fitted(self, "mu_")
-        return self.classes_[argmax_rows(self.decision_function(X))]
+        F = self._scores(X)
+        return self.classes_[argmax_rows(F)]

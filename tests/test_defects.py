@@ -65,3 +65,19 @@ def test_predict_before_fit_raises_not_fitted_and_fit_sets_n_features_in(est):  
         est.predict(X)
     est.fit(X, y)
     assert est.n_features_in_ == 2
+
+
+@pytest.mark.parametrize(
+    "est",
+    [ksc.OneVsRestSemiKSC(), sk.TransductiveSpectralKernel(n_neighbors=5, n_components=4)],
+    ids=lambda e: type(e).__name__,
+)
+def test_binary_decision_function_has_one_column_like_scikit_learn(est):  # defect 4
+    from sklearn.metrics import roc_auc_score
+
+    X, y_true, y = _data()
+    est.fit(X, y)
+    d = est.decision_function(X + 1e-3)
+    assert d.shape == (len(X),)
+    assert np.array_equal(est.predict(X + 1e-3), est.classes_[(d > 0).astype(int)])
+    assert roc_auc_score(y_true, d) > 0.9
