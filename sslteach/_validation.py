@@ -19,6 +19,7 @@ __all__ = [
     "check_int",
     "check_partial_labels",
     "check_label_values",
+    "check_indices",
 ]
 
 
@@ -119,6 +120,31 @@ def check_int(value, name, *, low, high=None, high_hint=""):
         rng = f"[{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be in {rng}; got {value}.{(' ' + high_hint) if high_hint else ''}")
     return value
+
+
+def check_indices(idx, n, name="labeled"):
+    """Return ``idx`` (integer indices or a boolean mask of length n) as indices, in order.
+
+    Refuses an empty selection, a mask of the wrong length, indices out of range or
+    repeated, and anything that is not integers or booleans.
+    """
+    arr = np.asarray(idx)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D: indices of points or a boolean mask; got shape {arr.shape}.")
+    if arr.dtype == bool:
+        if arr.size != n:
+            raise ValueError(f"{name} is a boolean mask of length {arr.size}, but there are {n} points.")
+        arr = np.flatnonzero(arr)
+    elif arr.size and arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer indices or be a boolean mask; got dtype {arr.dtype}.")
+    arr = arr.astype(np.intp)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty; select at least one point.")
+    if arr.min() < 0 or arr.max() >= n:
+        raise ValueError(f"{name} holds indices outside [0, {n - 1}].")
+    if np.unique(arr).size != arr.size:
+        raise ValueError(f"{name} repeats an index; each point can be selected once.")
+    return arr
 
 
 def check_label_values(y, name="y"):

@@ -29,7 +29,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import TIE_RTOL, first_best, orient_columns
-from ._validation import check_data, check_int, check_partial_labels, check_positive
+from ._validation import (
+    check_data,
+    check_indices,
+    check_int,
+    check_label_values,
+    check_partial_labels,
+    check_positive,
+)
 from .graphs import geodesic_distances, knn_graph
 from .kernels import mds_kernel, rbf_kernel, squared_distances
 
@@ -640,8 +647,8 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     """
     from sklearn.model_selection import StratifiedKFold
 
-    y = np.asarray(y)
-    lab = np.asarray(labeled)
+    y = check_label_values(y)
+    lab = check_indices(labeled, y.shape[0])
     yl = y[lab]
     if lab.size <= 20 or np.bincount(np.unique(yl, return_inverse=True)[1]).min() < n_folds:
         folds = [(np.delete(np.arange(lab.size), i), np.array([i])) for i in range(lab.size)]

@@ -251,6 +251,11 @@ def join_components(X, G):
     :math:`O(n c)` for c components.
     """
     G = sp.csr_matrix(G)
+    if G.shape[0] != G.shape[1]:
+        raise ValueError(f"G must be a square (n, n) graph; got shape {G.shape}.")
+    X = check_data(X, name="X")
+    if X.shape[0] != G.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but G has {G.shape[0]} vertices; pass one row per vertex.")
     n_comp, labels = connected_components(G, directed=False)
     if n_comp == 1:
         return G

@@ -38,6 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._decisions import argmax_rows, first_best, orient_columns
 from ._validation import (
     check_data,
+    check_indices,
     check_int,
     check_label_values,
     check_partial_labels,
@@ -749,8 +750,10 @@ def evaluate_protocol(
     import time
 
     X = check_data(X, name="X")
-    y = np.asarray(y)
-    labeled = np.asarray(labeled)
+    y = check_label_values(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have one label per row of X ({X.shape[0]}); got shape {y.shape}.")
+    labeled = check_indices(labeled, X.shape[0])
     rng = np.random.default_rng(random_state)
     rest = np.setdiff1d(np.arange(X.shape[0]), labeled)
     perm = rng.permutation(rest)

@@ -81,3 +81,23 @@ def test_binary_decision_function_has_one_column_like_scikit_learn(est):  # defe
     assert d.shape == (len(X),)
     assert np.array_equal(est.predict(X + 1e-3), est.classes_[(d > 0).astype(int)])
     assert roc_auc_score(y_true, d) > 0.9
+
+
+def test_index_inputs_are_checked_and_a_mask_equals_its_indices():  # defect 9
+    from sslteach.graphs import join_components, knn_graph
+
+    X, y_true, _ = _data()
+    K = [({}, X @ X.T)]
+    lab = np.array([0, 1, 2, 20, 21, 22])
+    mask = np.zeros(len(X), bool)
+    mask[lab] = True
+    assert ck.select_svm(K, y_true, mask) == ck.select_svm(K, y_true, lab)
+    for bad, match in (([], "empty"), (mask[:-1], "length"), ([0, 0, 21], "repeats"), ([0, 99], "outside")):
+        with pytest.raises(ValueError, match=match):
+            ck.select_svm(K, y_true, bad)
+    with pytest.raises(ValueError, match="length"):
+        ksc.evaluate_protocol(X, y_true, mask[:-1], n_unlabeled=10, n_val=10, lapsvm=False)
+    G = knn_graph(np.r_[X[:20], X[20:] + 100], 3)
+    with pytest.raises(ValueError, match="rows but G has"):
+        join_components(X[:-1], G)
+    assert join_components(X.tolist(), G).shape == (40, 40)  # a list of rows is fine
