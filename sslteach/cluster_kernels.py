@@ -183,6 +183,8 @@ class HierarchicalClusterKernel(BaseEstimator):
     def fit(self, X, y=None):
         X = check_data(X, name="X", min_samples=2)
         self.cophenetic_, self.linkage_matrix_ = cophenetic_matrix(X, self.linkage)
+        if not isinstance(self.squared, (bool, np.bool_)):
+            raise ValueError(f"squared must be True or False; got {self.squared!r}.")
         M = self.cophenetic_**2 if self.squared else self.cophenetic_.copy()
         self.row_means_ = M.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
@@ -408,7 +410,7 @@ def rck_dot(U, alpha):
     clusters) and :math:`1 + \alpha/N` (same cluster).
     """
     U = _check_U(U)
-    alpha = float(alpha)
+    alpha = check_positive(alpha, "alpha", strict=False)
     if not 0.0 <= alpha < 1.0:
         raise ValueError(f"alpha must be in [0, 1) (eq. 6); got {alpha}.")
     K = U.T @ U

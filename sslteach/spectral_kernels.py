@@ -330,7 +330,11 @@ def tsk_scores(eigvecs, mu, y):
     """
     V = check_data(eigvecs, name="eigvecs")
     labeled, classes, codes = _check_labels(y, V.shape[0], need_two=False)
-    loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * np.asarray(mu, dtype=float)[:, None]
+    mu = np.asarray(mu, dtype=float)
+    if mu.shape != (V.shape[1],):
+        m = V.shape[1]
+        raise ValueError(f"mu must be 1-D with one weight per eigenvector ({m}); got shape {mu.shape}.")
+    loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * mu[:, None]
     return classes, V @ loadings
 
 

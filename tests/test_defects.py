@@ -101,3 +101,28 @@ def test_index_inputs_are_checked_and_a_mask_equals_its_indices():  # defect 9
     with pytest.raises(ValueError, match="rows but G has"):
         join_components(X[:-1], G)
     assert join_components(X.tolist(), G).shape == (40, 40)  # a list of rows is fine
+
+
+def test_bad_parameters_get_a_clear_value_error():  # defect 10
+    from sslteach import kernels, relaxation
+
+    X, y_true, y = _data()
+    for sigma in (1e-300, 1e300):
+        with pytest.raises(ValueError, match="sigma"):
+            kernels.rbf_kernel(X, sigma=sigma)
+    with pytest.raises(ValueError, match="n_labeled"):
+        datasets.load_ssl_benchmark("digit1", n_labeled=10.0)
+    with pytest.raises(ValueError, match="solver"):
+        ksc.LapSVM(solver="bogus").fit(X, y)
+    with pytest.raises(ValueError, match="min_cluster_size"):
+        relaxation.SpectralAlignmentClustering(min_cluster_size=2.7).fit(X)
+    with pytest.raises(ValueError, match="squared"):
+        ck.HierarchicalClusterKernel(squared="no").fit(X)
+    from sslteach.graphs import knn_graph
+
+    lam, V = sk.laplacian_eigenpairs(knn_graph(X, 5), 5)
+    with pytest.raises(ValueError, match="mu must be 1-D"):
+        sk.tsk_scores(V, np.ones((5, 1)), y)
+    U = ck.membership_matrix(X, "kmeans", 2, random_state=0)
+    with pytest.raises(ValueError, match="alpha"):
+        ck.rck_dot(U, "abc")
