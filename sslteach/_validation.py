@@ -51,10 +51,15 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
             ensure_min_samples=min_samples,
             input_name=name,
         )
-    except TypeError as exc:  # sparse input where dense is needed
-        raise ValueError(f"{name}: {exc} Convert it with .toarray() first.") from exc
+    except TypeError as exc:  # sparse input where dense is needed (scikit-learn's message says how)
+        raise ValueError(f"{name}: {exc}") from exc
     except ValueError as exc:
         msg = str(exc)
+        if "could not convert" in msg:
+            raise ValueError(
+                f"{name} must hold numbers; {msg}. Encode categorical columns first "
+                "(e.g. sklearn.preprocessing.OneHotEncoder)."
+            ) from exc
         if "NaN" in msg or "infinity" in msg:
             raise ValueError(
                 f"{name} contains NaN or infinity; remove or impute those entries "

@@ -395,7 +395,8 @@ def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):
         high=n,
         high_hint=f"There are {n} points and {classes.size} classes (min_per_class={m}).",
     )
-    rng = check_random_state(random_state)
+    # a Generator is used as it is; an int, None or RandomState goes through scikit-learn
+    rng = random_state if isinstance(random_state, np.random.Generator) else check_random_state(random_state)
     chosen = [rng.choice(np.flatnonzero(inverse == c), size=m, replace=False) for c in range(classes.size)]
     chosen = np.concatenate(chosen) if m else np.empty(0, np.int64)
     rest = np.setdiff1d(np.arange(n), chosen)

@@ -65,6 +65,10 @@ def _row_distances(X, rows, cols):
 
 
 _TREE_MAX_DIM = 15  # scikit-learn's own switch from a k-d tree to brute force
+# Distances equal in exact arithmetic (the same coordinates in another order) can differ
+# in the last bit, depending on the summation order (and so on the CPU's SIMD width):
+# within this relative tolerance of the k-th distance a point counts as tied with it.
+_TIE_RTOL = 1e-12
 
 
 def _neighbours(X, k):
@@ -134,7 +138,7 @@ def _knn_edges(X, k):
                 nbrs = np.setdiff1d(within(i, r), [i])
                 d_i = _row_distances(X, np.full(nbrs.size, i), nbrs)
                 h[i] = np.partition(d_i, k - 1)[k - 1]  # the exact k-th distance
-                sel = d_i <= h[i]
+                sel = d_i <= h[i] * (1.0 + _TIE_RTOL)  # ties to round-off are ties
                 keep[i * k : (i + 1) * k] = False
                 extra_r.append(np.full(int(sel.sum()), i))
                 extra_c.append(nbrs[sel])

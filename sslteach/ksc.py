@@ -368,7 +368,7 @@ def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
 # ----------------------------------------------------------------------------------------
 
 
-def _binary_labels(y, n):
+def _binary_labels(y, n, method="Semi-KSC"):
     """scikit-learn labels (-1 = unlabelled) -> classes_, paper labels in {-1, 0, +1}."""
     y = check_label_values(y)
     if y.ndim != 1 or y.shape[0] != n:
@@ -379,8 +379,9 @@ def _binary_labels(y, n):
     classes = np.unique(y[labeled])
     if classes.size != 2:
         raise ValueError(
-            f"Semi-KSC is binary and needs labelled points of exactly two classes; got {classes.size} "
-            f"({classes.tolist()}). For more classes use OneVsRestSemiKSC."
+            f"{method} is binary and needs labelled points of exactly two classes; got {classes.size} "
+            f"({classes.tolist()})."
+            + (" For more classes use OneVsRestSemiKSC." if method == "Semi-KSC" else "")
         )
     yp = np.zeros(n)
     yp[labeled] = np.where(y[labeled] == classes[1], 1.0, -1.0)
@@ -625,7 +626,7 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     def fit(self, X, y):
         X = check_data(X, name="X", min_samples=3)
         n = X.shape[0]
-        self.classes_, yp = _binary_labels(y, n)
+        self.classes_, yp = _binary_labels(y, n, "LapSVM")
         gA = check_positive(self.gamma_A, "gamma_A")
         gI = check_positive(self.gamma_I, "gamma_I", strict=False)
         k = check_int(self.n_neighbors, "n_neighbors", low=1, high=n - 1, high_hint=f"There are {n} points.")

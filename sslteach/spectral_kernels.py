@@ -586,7 +586,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
             d = _exact_distances(X[a], self.X_fit_[j])
             h_a = np.partition(d, k - 1)[k - 1]  # exact k-th neighbour distance of the new point
             reach = np.maximum(h_a, self.h_[j])
-            ok = d <= reach
+            ok = d <= reach * (1.0 + 1e-12)  # ties to round-off are ties, as in knn_graph
             den = reach[ok] ** 2
             w = np.where(den > 0, np.exp(-(d[ok] ** 2) / np.where(den > 0, den, 1.0)), 1.0)
             rows.append(np.full(ok.sum(), a))

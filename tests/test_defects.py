@@ -126,3 +126,24 @@ def test_bad_parameters_get_a_clear_value_error():  # defect 10
     U = ck.membership_matrix(X, "kmeans", 2, random_state=0)
     with pytest.raises(ValueError, match="alpha"):
         ck.rck_dot(U, "abc")
+
+
+def test_messages_name_the_real_mistake():  # defect 11
+    import scipy.sparse as sp
+
+    from sslteach._validation import check_data
+
+    with pytest.raises(ValueError, match="must hold numbers") as err:
+        check_data(np.array([[1, "a"], [2, "b"]], dtype=object))
+    assert "toarray" not in str(err.value)
+    with pytest.raises(ValueError) as err:
+        check_data(sp.csr_matrix(np.eye(3)))
+    assert str(err.value).count("toarray") == 1
+    X, _, _ = _data(n=10)
+    with pytest.raises(ValueError, match="LapSVM is binary") as err:
+        ksc.LapSVM().fit(X, np.array([0, 1, 2] + [-1] * 7))
+    assert "Semi-KSC" not in str(err.value)
+    y = np.repeat([0, 1], 10)
+    a = datasets.ssl_split(y, 4, random_state=np.random.default_rng(0))  # the docstring promises it
+    b = datasets.ssl_split(y, 4, random_state=np.random.default_rng(0))
+    assert np.array_equal(a, b) and (a != -1).sum() == 4

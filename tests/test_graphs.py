@@ -19,7 +19,9 @@ def brute_force_eq2(X, k):
     W = np.zeros((n, n))
     for i in range(n):
         for j in range(n):
-            if i != j and D[i, j] <= max(h[i], h[j]):
+            # equal distances can differ in the last bit (coordinates summed in another order):
+            # within a relative 1e-12 of h they are ties, which eq. (2) includes
+            if i != j and D[i, j] <= max(h[i], h[j]) * (1 + 1e-12):
                 den = max(h[i], h[j]) ** 2
                 W[i, j] = np.exp(-(D[i, j] ** 2) / den) if den > 0 else 1.0
     return W
