@@ -7,9 +7,11 @@ what to do, so that bad input never reaches LAPACK or a sparse routine.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_array
 
 __all__ = [
@@ -17,10 +19,18 @@ __all__ = [
     "check_square",
     "check_positive",
     "check_int",
-    "check_partial_labels",
     "check_label_values",
     "check_indices",
+    "check_labels",
+    "one_hot",
+    "MAX_ABS",
+    "check_magnitude",
+    "validate_fit_data",
 ]
+
+#: Entries larger than this in absolute value are refused: squared distances and kernel
+#: sums of such values overflow float64 (1e100 squared is 1e200, far from 1.8e308).
+MAX_ABS = 1e100
 
 
 def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
@@ -37,7 +47,7 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
         if arr.ndim == 1:
             raise ValueError(
                 f"{name} is 1-D (shape {arr.shape}); pass a 2-D array of shape "
-                "(n_samples, n_features): use X.reshape(-1, 1) for one feature "
+                "(n_samples, n_features). Reshape your data: X.reshape(-1, 1) for one feature "
                 "or X.reshape(1, -1) for one sample."
             )
         if arr.ndim != 2:
@@ -66,6 +76,22 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
                 "(e.g. sklearn.impute.SimpleImputer) before calling this function."
             ) from exc
         raise
+    if finite:
+        check_magnitude(X, name)
+    return X
+
+
+def check_magnitude(X, name="X"):
+    """Refuse entries beyond :data:`MAX_ABS` (finite, but squares and sums would overflow)."""
+    data = X.data if sp.issparse(X) else X
+    if data.size:
+        big = float(np.abs(data).max())
+        if big > MAX_ABS:
+            raise ValueError(
+                f"{name} has entries as large as {big:.3g} in absolute value; beyond {MAX_ABS:g} "
+                "squared distances and kernel sums overflow float64. Rescale the features, e.g. "
+                "with sklearn.preprocessing.StandardScaler."
+            )
     return X
 
 
@@ -157,9 +183,21 @@ def check_label_values(y, name="y"):
 
     Labels must be numbers (a string label cannot be told apart from the unlabelled mark,
     and a float NaN is not a class): encode other labels first, e.g.
-    ``np.unique(y, return_inverse=True)[1]``. Returns ``y`` as an array.
+    ``np.unique(y, return_inverse=True)[1]``. An object array of numbers is accepted.
+    Returns ``y`` as an array.
     """
+    if y is None:
+        raise ValueError(f"{name} is None; pass one label per point (-1 for unlabelled points).")
     y = np.asarray(y)
+    if y.dtype.kind == "O":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"Unknown label type: {name} has dtype object with entries that are not numbers. "
+                f"Encode the labels as integers first, e.g. np.unique({name}, return_inverse=True)[1], "
+                "and mark unlabelled points with -1."
+            ) from None
     if y.dtype.kind not in "biuf":
         raise ValueError(
             f"{name} must hold numeric class labels (with -1 for unlabelled points); got dtype "
@@ -172,20 +210,131 @@ def check_label_values(y, name="y"):
     return y
 
 
-def check_partial_labels(y, n, *, min_classes=2):
-    """scikit-learn's semi-supervised labels: ``-1`` = unlabelled, any other value a class.
+def check_labels(
+    y,
+    n,
+    *,
+    unlabeled=-1,
+    values=None,
+    n_classes=None,
+    min_classes=1,
+    who="This method",
+    name="y",
+    hint="",
+):
+    """The one label checker of sslteach: every function and estimator that takes labels calls it.
 
-    Returns the boolean mask of labelled points and the sorted classes; refuses a ``y``
-    that is not 1-D with one entry per point, or with labels of fewer than ``min_classes``
-    classes.
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        One label per point. A column vector (n, 1) is accepted with a
+        ``DataConversionWarning``, as in scikit-learn.
+    n : int
+        The number of points.
+    unlabeled : number or None, default -1
+        The mark of an unlabelled point: -1 is scikit-learn's semi-supervised convention,
+        0 the paper's in :mod:`sslteach.ksc`'s low-level functions; None when every point
+        must carry a label.
+    values : tuple of numbers, optional
+        The only class values allowed (e.g. ``(-1, 1)``).
+    n_classes : int, optional
+        Exactly this many classes among the labelled points (2 for a binary model).
+    min_classes : int, default 1
+        At least this many classes among the labelled points.
+    who : str
+        The method's name, for the messages.
+    hint : str
+        Appended to the message about the number of classes.
+
+    Returns
+    -------
+    y : ndarray of shape (n,)
+    labeled : ndarray of bool, shape (n,)
+    classes : ndarray, the sorted classes of the labelled points
+    codes : ndarray of int, shape (n_labeled,), the index in ``classes`` of each labelled point
+
+    Raises
+    ------
+    ValueError
+        Non-numeric, NaN or continuous labels ("Unknown label type", as scikit-learn says),
+        a wrong shape, no labelled point, values outside ``values``, or too few or too many
+        classes; each message says what to do.
     """
-    y = check_label_values(y)
+    y = check_label_values(y, name)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn(
+            f"A column-vector {name} was passed when a 1d array was expected. Please change the "
+            "shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
+        y = y.ravel()
     if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
-    labeled = y != -1
-    classes = np.unique(y[labeled])
+        raise ValueError(
+            f"{name} must be 1-D with one entry per point (length {n}); got shape {y.shape}."
+            + ("" if unlabeled is None else f" Mark unlabelled points with {unlabeled}.")
+        )
+    if y.dtype.kind == "f" and np.any(y != np.round(y)):
+        raise ValueError(
+            f"Unknown label type: continuous. {name} holds non-integer values, like a regression "
+            "target; class labels must be integers (or integer-valued floats)."
+        )
+    labeled = np.ones(n, dtype=bool) if unlabeled is None else (y != unlabeled)
+    mark = "" if unlabeled is None else f" (every entry is {unlabeled}, the unlabelled mark)"
+    if not labeled.any():
+        raise ValueError(f"{name} has no labelled point{mark}; label at least one point of each class.")
+    classes, codes = np.unique(y[labeled], return_inverse=True)
+    if values is not None and not np.all(np.isin(classes, values)):
+        allowed = ", ".join(f"{v:+d}" if isinstance(v, int) and v else str(v) for v in values)
+        hint = "" if unlabeled is None else f" and {unlabeled} for unlabelled points"
+        raise ValueError(
+            f"{name} must hold the labels {{{allowed}}}{hint}; got {classes.tolist()}. Recode two "
+            f"classes a, b with np.where({name} == a, 1, -1)."
+        )
+    words = {1: "one", 2: "two", 3: "three"}
+    got = (
+        f"y has labelled points of one class only ({classes.tolist()}): label at least one point of "
+        "another class."
+        if classes.size == 1
+        else f"got {classes.size} ({classes.tolist()})."
+    )
+    if n_classes is not None and classes.size != n_classes:
+        binary = "Only binary classification is supported. " if n_classes == 2 and classes.size > 2 else ""
+        raise ValueError(
+            f"{binary}{who} needs labelled points of exactly {words.get(n_classes, n_classes)} "
+            f"classes; {got}{hint}"
+        )
     if classes.size < min_classes:
         raise ValueError(
-            f"y needs labelled points (y != -1) of at least {min_classes} classes; got {classes.size}."
+            f"{who} needs labelled points of at least {words.get(min_classes, min_classes)} classes; "
+            f"{got}{hint}"
         )
-    return labeled, classes
+    return y, labeled, classes, codes.astype(np.intp)
+
+
+def one_hot(codes, n_classes):
+    """The (len(codes), n_classes) indicator matrix of integer codes (rows: points)."""
+    codes = np.asarray(codes, dtype=np.intp)
+    Y = np.zeros((codes.size, n_classes))
+    Y[np.arange(codes.size), codes] = 1.0
+    return Y
+
+
+def validate_fit_data(estimator, X, y="no_validation", *, min_samples=1, accept_sparse=False, reset=True):
+    """scikit-learn's ``validate_data`` (sets and checks ``n_features_in_``), float64, then
+    :func:`check_magnitude`. ``y=None`` for an estimator that needs ``y`` raises
+    scikit-learn's "requires y to be passed" error; ``y="no_validation"`` skips y."""
+    from sklearn.utils.validation import validate_data
+
+    out = validate_data(
+        estimator,
+        X,
+        y,
+        reset=reset,
+        accept_sparse=["csr", "csc"] if accept_sparse else False,
+        dtype=np.float64,
+        ensure_min_samples=min_samples,
+    )
+    X = out if isinstance(y, str) and y == "no_validation" else out[0]
+    check_magnitude(X)
+    return out

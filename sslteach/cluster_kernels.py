@@ -19,13 +19,16 @@ Memberships follow the paper: ``U`` has one row per cluster and one column per p
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.cluster.hierarchy as sch
 import scipy.sparse as sp
 from scipy.spatial.distance import squareform
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, _fit_context
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import TIE_RTOL, first_best, orient_columns
@@ -33,9 +36,9 @@ from ._validation import (
     check_data,
     check_indices,
     check_int,
-    check_label_values,
-    check_partial_labels,
+    check_labels,
     check_positive,
+    validate_fit_data,
 )
 from .graphs import geodesic_distances, knn_graph
 from .kernels import mds_kernel, rbf_kernel, squared_distances
@@ -145,7 +148,7 @@ def hierarchical_cluster_kernel(
     return mds_kernel(U)
 
 
-class HierarchicalClusterKernel(BaseEstimator):
+class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
     r"""HCK with an out-of-sample extension (the future work of Bodó & Csató, 2010, Sect. 6).
 
     ``fit(X)`` clusters X and stores what the extension needs; ``kernel_`` is
@@ -174,17 +177,26 @@ class HierarchicalClusterKernel(BaseEstimator):
     Attributes
     ----------
     kernel_ (n, n), cophenetic_ (n, n), linkage_matrix_, X_fit_, row_means_, grand_mean_
+
+    Notes
+    -----
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass.
     """
+
+    _parameter_constraints: dict = {
+        "linkage": [StrOptions(set(LINKAGES))],
+        "squared": ["boolean"],
+    }
 
     def __init__(self, linkage="average", squared=True):
         self.linkage = linkage
         self.squared = squared
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        X = check_data(X, name="X", min_samples=2)
+        """Cluster X (all points, labelled or not: ``y`` is ignored) and store the kernel."""
+        X = validate_fit_data(self, X, min_samples=2)
         self.cophenetic_, self.linkage_matrix_ = cophenetic_matrix(X, self.linkage)
-        if not isinstance(self.squared, (bool, np.bool_)):
-            raise ValueError(f"squared must be True or False; got {self.squared!r}.")
         M = self.cophenetic_**2 if self.squared else self.cophenetic_.copy()
         self.row_means_ = M.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
@@ -193,12 +205,9 @@ class HierarchicalClusterKernel(BaseEstimator):
         return self
 
     def transform(self, X):
+        """The kernel between the rows of X and the training points, shape (p, n_train)."""
         check_is_fitted(self, "kernel_")
-        X = check_data(X, name="X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(
-                f"X has {X.shape[1]} features; the model was fitted with {self.X_fit_.shape[1]}."
-            )
+        X = validate_fit_data(self, X, reset=False)
         out = np.empty((X.shape[0], self.X_fit_.shape[0]))
         for start in range(0, X.shape[0], 256):
             D2 = squared_distances(X[start : start + 256], self.X_fit_)
@@ -464,58 +473,80 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    kernel : callable
-        ``kernel(X) -> (n, n)`` PSD matrix, e.g.
-        ``functools.partial(hierarchical_cluster_kernel, linkage="average")``.
+    kernel : "hck" or callable, default "hck"
+        ``"hck"``: :func:`hierarchical_cluster_kernel` with average linkage, the paper's
+        kernel; or a callable ``kernel(X) -> (n, n)`` PSD matrix, e.g.
+        ``functools.partial(hierarchical_cluster_kernel, linkage="single", metric="geodesic",
+        n_neighbors=7)`` (gHCK). Sparse X is accepted only with a callable that takes it.
     C : float, default 1.0
 
     Attributes
     ----------
-    classes_, kernel_ (n, n), svc_, transduction_ (n,), decision_ (n,) or (n, c)
+    classes_, kernel_ (n, n), svc_, transduction_ (n,), decision_ (n,) or (n, c), labeled_,
+    hck_ (the fitted HierarchicalClusterKernel, with kernel="hck" only)
+
+    Notes
+    -----
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
+    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
+    estimators numeric labels in that check).
     """
 
-    def __init__(self, kernel, C=1.0):
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"hck"}), callable],
+        "C": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, kernel="hck", C=1.0):
         self.kernel = kernel
         self.C = C
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X = check_data(X, name="X", accept_sparse=True, min_samples=2)
-        y = np.asarray(y)
-        lab, self.classes_ = check_partial_labels(y, X.shape[0])
-        if not callable(self.kernel):
-            raise ValueError("kernel must be a callable X -> (n, n) kernel matrix.")
-        K = np.asarray(self.kernel(X), dtype=float)
+        """Compute the kernel over every row of X and fit the SVM on the labelled rows."""
+        X, y = validate_fit_data(self, X, y, accept_sparse=callable(self.kernel), min_samples=2)
+        y, lab, self.classes_, _ = check_labels(y, X.shape[0], min_classes=2, who="DataDependentSVC")
+        if isinstance(self.kernel, str):  # "hck": the one kernel with an out-of-sample extension
+            self.hck_ = HierarchicalClusterKernel(linkage="average").fit(X)
+            K = self.hck_.kernel_
+        else:
+            K = np.asarray(self.kernel(X), dtype=float)
         if K.shape != (X.shape[0], X.shape[0]):
             raise ValueError(f"kernel(X) must return an ({X.shape[0]}, {X.shape[0]}) matrix; got {K.shape}.")
         self.kernel_ = K
-        self.svc_ = SVC(kernel="precomputed", C=check_positive(self.C, "C")).fit(K[np.ix_(lab, lab)], y[lab])
+        self.svc_ = SVC(kernel="precomputed", C=float(self.C)).fit(K[np.ix_(lab, lab)], y[lab])
         self.decision_ = self.svc_.decision_function(K[:, lab])
         self.transduction_ = self.svc_.predict(K[:, lab])
         self.labeled_ = np.flatnonzero(lab)
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         return self
 
     def predict(self, X=None):
-        """The labels of the training rows (``transduction_``); new points need a refit.
+        """The labels of the training rows (``transduction_``), or of new points with ``"hck"``.
 
+        With ``kernel="hck"`` new rows are classified through the out-of-sample extension
+        :meth:`HierarchicalClusterKernel.transform` (at a training row it gives that row of
+        the kernel, so ``predict(X_train)`` is ``transduction_``). With a callable kernel,
         ``X``, when given, must be the very rows the model was fitted on (the kernel is
         defined on them only); anything else raises ``ValueError`` rather than returning
         labels that belong to other points.
         """
         check_is_fitted(self, "transduction_")
         if X is not None:
-            X = check_data(X, name="X", accept_sparse=True)
+            X = validate_fit_data(self, X, accept_sparse=True, reset=False)
             same = X.shape == self.X_fit_.shape and (
                 (X != self.X_fit_).nnz == 0
                 if sp.issparse(X) or sp.issparse(self.X_fit_)
                 else np.array_equal(X, self.X_fit_)
             )
+            if not same and hasattr(self, "hck_"):
+                return self.svc_.predict(self.hck_.transform(X)[:, self.labeled_])
             if not same:
                 raise ValueError(
                     "A data-dependent kernel is defined on the points it was computed from, and X "
                     "is not those points (in that order): add the new points to X as unlabelled "
-                    "(y = -1) and fit again, or use HierarchicalClusterKernel.transform."
+                    "(y = -1) and fit again, or use kernel='hck', which extends to new points."
                 )
         return self.transduction_
 
@@ -649,7 +680,7 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     """
     from sklearn.model_selection import StratifiedKFold
 
-    y = check_label_values(y)
+    y = check_labels(y, np.shape(y)[0] if np.ndim(y) else 0, unlabeled=None, who="select_svm")[0]
     lab = check_indices(labeled, y.shape[0])
     yl = y[lab]
     if lab.size <= 20 or np.bincount(np.unique(yl, return_inverse=True)[1]).min() < n_folds:

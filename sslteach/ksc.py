@@ -25,14 +25,16 @@ estimators take scikit-learn's (-1 = unlabelled, any two class labels).
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import cvxpy as cp
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.neighbors import kneighbors_graph
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import argmax_rows, first_best, orient_columns
@@ -40,10 +42,10 @@ from ._validation import (
     check_data,
     check_indices,
     check_int,
-    check_label_values,
-    check_partial_labels,
+    check_labels,
     check_positive,
     check_square,
+    validate_fit_data,
 )
 from .kernels import rbf_kernel, squared_distances
 
@@ -158,23 +160,12 @@ def kernel_spectral_clustering(Omega, n_clusters):
 
 
 def _check_ksc_labels(y, M):
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != M:
-        raise ValueError(f"y must be 1-D with one entry per point ({M}); got shape {y.shape}.")
-    if not np.all(np.isin(y, (-1, 0, 1))):
-        raise ValueError(
-            "y must hold +1 or -1 for labelled points and 0 for unlabelled ones (the paper's "
-            "convention); for scikit-learn style labels use SemiSupervisedKSC."
-        )
-    y = y.astype(float)
-    if not np.any(y != 0):
-        raise ValueError("y has no labelled point (all zeros); label at least one point of each class.")
-    if not (np.any(y > 0) and np.any(y < 0)):
-        raise ValueError(
-            "y has labelled points of one class only; Semi-KSC is a binary model: label at least "
-            "one point with +1 and one with -1."
-        )
-    return y
+    """The paper's labels: +1/-1 for labelled points, 0 for unlabelled ones."""
+    return check_labels(
+        y, M, unlabeled=0, values=(-1, 1), n_classes=2, who="Semi-KSC, a binary model,",
+        hint=" Label at least one point with +1 and one with -1; for scikit-learn style labels "
+        "use SemiSupervisedKSC.",
+    )[0].astype(float)
 
 
 def _check_gamma_rho(gamma, rho):
@@ -369,20 +360,9 @@ def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
 
 
 def _binary_labels(y, n, method="Semi-KSC"):
-    """scikit-learn labels (-1 = unlabelled) -> classes_, paper labels in {-1, 0, +1}."""
-    y = check_label_values(y)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y must be 1-D with one entry per row of X ({n}); got shape {y.shape}.")
-    labeled = y != -1
-    if not labeled.any():
-        raise ValueError("y has no labelled point (every entry is -1); label at least one point per class.")
-    classes = np.unique(y[labeled])
-    if classes.size != 2:
-        raise ValueError(
-            f"{method} is binary and needs labelled points of exactly two classes; got {classes.size} "
-            f"({classes.tolist()})."
-            + (" For more classes use OneVsRestSemiKSC." if method == "Semi-KSC" else "")
-        )
+    """scikit-learn labels (-1 = unlabelled) -> y, classes_, paper labels in {-1, 0, +1}."""
+    hint = " For more classes use OneVsRestSemiKSC." if method == "Semi-KSC" else ""
+    y, labeled, classes, _ = check_labels(y, n, n_classes=2, who=f"{method}, a binary model,", hint=hint)
     yp = np.zeros(n)
     yp[labeled] = np.where(y[labeled] == classes[1], 1.0, -1.0)
     return classes, yp
@@ -398,15 +378,20 @@ class _KernelExpansion:
 
     def _kernel(self, X):
         check_is_fitted(self, "alpha_")
-        X = check_data(X, name="X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(
-                f"X has {X.shape[1]} features but the model was fitted with {self.X_fit_.shape[1]}."
-            )
+        X = validate_fit_data(self, X, reset=False)
         return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2)
 
     def decision_function(self, X):
+        r"""The projections :math:`\hat e(x) = \theta(x)^T\alpha + b`, shape (p,): positive means
+        ``classes_[1]``."""
         return self._kernel(X) @ self.alpha_ + self.b_
+
+
+_KSC_PARAMETERS = {
+    "sigma2": [Interval(Real, 0, None, closed="neither")],
+    "rho": [Interval(Real, 0, 1, closed="right")],
+    "gamma": [Interval(Real, 0, None, closed="neither")],
+}
 
 
 class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
@@ -429,15 +414,26 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     ----------
     classes_, X_fit_, alpha_ (M,), b_ (float), c_ (float), rcond_ (float),
     e_ (M,) the training projections (10), transduction_ (M,) the class of sign(e).
+
+    Notes
+    -----
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``, as a binary
+    classifier): all pass but
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
+    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
+    estimators numeric labels in that check).
     """
+
+    _parameter_constraints: dict = dict(_KSC_PARAMETERS)
 
     def __init__(self, sigma2=1.0, rho=0.5, gamma=1.0):
         self.sigma2 = sigma2
         self.rho = rho
         self.gamma = gamma
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X = check_data(X, name="X", min_samples=2)
+        X, y = validate_fit_data(self, X, y, min_samples=2)
         self.classes_, yp = _binary_labels(y, X.shape[0])
         Omega = ksc_kernel(X, sigma2=self.sigma2)
         self.alpha_, self.b_, info = solve_semi_ksc(
@@ -445,15 +441,20 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         )
         self.c_, self.rcond_ = info.c, info.rcond
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         self.y_paper_ = yp
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[(self.e_ >= 0).astype(int)]
         return self
 
     def predict(self, X):
+        """The class of sign(decision_function(X)): ``classes_[1]`` where it is >= 0."""
         check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only: OneVsRestSemiKSC for more classes
+        return tags
 
     def alpha_hat(self, X):
         r"""The localised out-of-sample solution (15).
@@ -532,17 +533,26 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     Attributes
     ----------
     classes_, alpha_ (M, C), b_ (C,), e_ (M, C), transduction_ (M,)
+
+    Notes
+    -----
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
+    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
+    estimators numeric labels in that check).
     """
+
+    _parameter_constraints: dict = dict(_KSC_PARAMETERS)
 
     def __init__(self, sigma2=1.0, rho=0.5, gamma=1.0):
         self.sigma2 = sigma2
         self.rho = rho
         self.gamma = gamma
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X = check_data(X, name="X", min_samples=2)
-        y = np.asarray(y)
-        labeled, self.classes_ = check_partial_labels(y, X.shape[0])
+        X, y = validate_fit_data(self, X, y, min_samples=2)
+        y, labeled, self.classes_, _ = check_labels(y, X.shape[0], min_classes=2, who="OneVsRestSemiKSC")
         gamma, rho = _check_gamma_rho(self.gamma, self.rho)
         Omega = ksc_kernel(X, sigma2=self.sigma2)
         # A (the labelled points) is the same for every class, so g, c and the matrix of
@@ -554,7 +564,6 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.alpha_, _ = _solve_assembled(H, R, gamma, rho, c)
         self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         self.e_ = Omega @ self.alpha_ + self.b_
         self.transduction_ = self.classes_[argmax_rows(self.e_)]
         return self
@@ -566,6 +575,7 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         return E[:, 1] - E[:, 0] if E.shape[1] == 2 else E
 
     def predict(self, X):
+        """The class of the largest projection, ties to the first class."""
         E = self._kernel(X) @ self.alpha_ + self.b_  # checks that the model is fitted
         return self.classes_[argmax_rows(E)]
 
@@ -614,7 +624,21 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     -----
     Time :math:`O(n^3)` for the linear solve with n right-hand sides reduced to l, plus a
     QP in l variables; memory a few n x n arrays.
+
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``, as a binary
+    classifier): all pass but
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
+    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
+    estimators numeric labels in that check).
     """
+
+    _parameter_constraints: dict = {
+        "sigma2": [Interval(Real, 0, None, closed="neither")],
+        "gamma_A": [Interval(Real, 0, None, closed="neither")],
+        "gamma_I": [Interval(Real, 0, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "solver": [StrOptions(set(cp.installed_solvers()))],
+    }
 
     def __init__(self, sigma2=1.0, gamma_A=1e-2, gamma_I=1.0, n_neighbors=6, solver="CLARABEL"):
         self.sigma2 = sigma2
@@ -623,12 +647,12 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.n_neighbors = n_neighbors
         self.solver = solver
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X = check_data(X, name="X", min_samples=3)
+        X, y = validate_fit_data(self, X, y, min_samples=3)
         n = X.shape[0]
         self.classes_, yp = _binary_labels(y, n, "LapSVM")
-        gA = check_positive(self.gamma_A, "gamma_A")
-        gI = check_positive(self.gamma_I, "gamma_I", strict=False)
+        gA, gI = float(self.gamma_A), float(self.gamma_I)  # checked by _parameter_constraints
         k = check_int(self.n_neighbors, "n_neighbors", low=1, high=n - 1, high_hint=f"There are {n} points.")
         sol = _lapsvm_solve(ksc_kernel(X, sigma2=self.sigma2), _knn_laplacian(X, k), yp, gA, gI, self.solver)
         self.alpha_, self.b_, self.beta_ = sol.alpha, sol.b, sol.beta
@@ -636,13 +660,18 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
         self.decision_train_ = sol.f
         self.lab_, self.y_labeled_ = sol.lab, sol.yl
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         self.transduction_ = self.classes_[(sol.f >= 0).astype(int)]
         return self
 
     def predict(self, X):
+        """The class of sign(decision_function(X)): ``classes_[1]`` where it is >= 0."""
         check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only: OneVsRestSemiKSC for more classes
+        return tags
 
 
 def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
@@ -761,9 +790,7 @@ def evaluate_protocol(
     import time
 
     X = check_data(X, name="X")
-    y = check_label_values(y)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({X.shape[0]}); got shape {y.shape}.")
+    y = check_labels(y, X.shape[0], unlabeled=None, n_classes=2, who="The protocol of Table I")[0]
     labeled = check_indices(labeled, X.shape[0])
     rng = np.random.default_rng(random_state)
     rest = np.setdiff1d(np.arange(X.shape[0]), labeled)

@@ -17,15 +17,17 @@ For a kernel matrix :math:`K` on :math:`m` points and a labelling
 
 from __future__ import annotations
 
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.sparse.linalg import eigsh
-from sklearn.base import BaseEstimator, ClusterMixin
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._tags import ClassifierTags
 
 from ._decisions import first_best, orient_columns, stable_order
-from ._validation import check_data, check_positive, check_square
+from ._validation import check_data, check_labels, check_square, validate_fit_data
 from .kernels import center_kernel, linear_kernel, normalize_kernel, rbf_kernel
 
 __all__ = [
@@ -50,14 +52,8 @@ def _kernel(K):
 
 
 def _labels(y, m):
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != m:
-        raise ValueError(f"y must be a vector of length {m} (one label per row of K); got shape {y.shape}.")
-    if not np.all(np.isin(y, (-1, 1))):
-        raise ValueError(
-            "y must hold labels in {-1, +1}; recode two classes a, b with np.where(y == a, 1, -1)."
-        )
-    return y.astype(np.float64)
+    """A full labelling in {-1, +1}, one entry per row of K."""
+    return check_labels(y, m, unlabeled=None, values=(-1, 1))[0].astype(np.float64)
 
 
 def _fro(K):
@@ -285,7 +281,25 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
     kernel_matrix_, eigenvalue_, eigenvector_, sweep_, threshold_, bound_
         The preprocessed kernel, the relaxed solution, the sweep result, the chosen
         threshold number and the spectral bound (upper for alignment, lower for cut).
+
+    Notes
+    -----
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``; ``y``, when given,
+    holds two classes, so the checks pass two): all pass but ``check_estimators_dtypes``,
+    whose integer data has an all-zero row: it has no direction, so the default
+    ``normalize=True`` of the linear kernel is undefined there (refused with a ValueError
+    that says so).
     """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"linear", "rbf", "precomputed"})],
+        "sigma": [Interval(Real, 0, None, closed="neither")],
+        "normalize": ["boolean"],
+        "center": ["boolean"],
+        "criterion": [StrOptions({"alignment", "cut"})],
+        "C0": [Interval(Real, 0, None, closed="neither")],
+        "min_cluster_size": [Interval(Integral, 1, None, closed="left")],
+    }
 
     def __init__(
         self,
@@ -306,45 +320,34 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
         self.min_cluster_size = min_cluster_size
 
     def _kernel_matrix(self, X):
+        X = validate_fit_data(self, X, min_samples=2)
         if self.kernel == "precomputed":
             K = check_square(X, name="X (precomputed kernel)", symmetric=True)
         elif self.kernel == "linear":
             K = linear_kernel(X)
-        elif self.kernel == "rbf":
-            K = rbf_kernel(X, sigma=self.sigma)
         else:
-            raise ValueError(f"kernel must be 'linear', 'rbf' or 'precomputed'; got {self.kernel!r}.")
+            K = rbf_kernel(X, sigma=self.sigma)
         if self.normalize:
             K = normalize_kernel(K)
         if self.center:
             K = center_kernel(K)
         return K
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Cluster ``X`` (or the kernel matrix ``X`` when ``kernel="precomputed"``).
 
         ``y`` (optional): one entry per point, -1 for unlabelled and two class labels
         otherwise (at least one labelled point of each class).
         """
-        if self.criterion not in ("alignment", "cut"):
-            raise ValueError(f"criterion must be 'alignment' or 'cut'; got {self.criterion!r}.")
         K = self._kernel_matrix(X)
         m = K.shape[0]
-        if m < 2:
-            raise ValueError("Clustering needs at least 2 points.")
         z = None
         if y is not None:
-            y = np.asarray(y)
-            if y.shape != (m,):
-                raise ValueError(f"y must have one entry per point ({m}); got shape {y.shape}.")
-            classes = np.unique(y[y != -1])
-            if classes.size != 2:
-                raise ValueError(
-                    f"y must contain labelled points of exactly two classes (and -1 for unlabelled); "
-                    f"found classes {classes.tolist()}."
-                )
-            self.classes_ = classes
-            z = np.where(y == classes[1], 1.0, np.where(y == classes[0], -1.0, 0.0))
+            y, labeled, self.classes_, _ = check_labels(
+                y, m, n_classes=2, who="SpectralAlignmentClustering's transductive variant"
+            )
+            z = np.where(labeled, np.where(y == self.classes_[1], 1.0, -1.0), 0.0)
         if self.criterion == "alignment":
             lam, v = top_eigenvector(K)
             self.bound_ = lam / np.linalg.norm(K)
@@ -353,11 +356,10 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             self.bound_ = lam / (2 * np.linalg.norm(K))
         K_eval = None
         if z is not None:
-            C0 = check_positive(self.C0, "C0")
-            K_eval = K + C0 * np.outer(z, z)
+            K_eval = K + float(self.C0) * np.outer(z, z)
         sweep = threshold_sweep(K, v, self.criterion, K_eval=K_eval)
         mcs = self.min_cluster_size
-        if isinstance(mcs, bool) or not isinstance(mcs, numbers.Integral) or not 1 <= mcs <= m // 2:
+        if not 1 <= mcs <= m // 2:
             raise ValueError(
                 f"min_cluster_size must be in [1, m // 2 = {m // 2}]; got {self.min_cluster_size!r}."
             )
@@ -379,3 +381,11 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             self.labels_ = np.where(ylab > 0, self.classes_[1], self.classes_[0])
         self.transduction_ = self.labels_
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        # y, when given, holds labels of two classes (the transductive variant): scikit-learn's
+        # checks then pass two classes, as to a binary classifier
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        return tags

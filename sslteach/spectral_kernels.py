@@ -19,17 +19,27 @@ unlabelled, any other value a class.
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import eigsh, spsolve
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.neighbors import NearestNeighbors
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ._decisions import argmax_rows, first_best, orient_columns
-from ._validation import check_data, check_int, check_label_values, check_positive, check_square
+from ._validation import (
+    check_data,
+    check_int,
+    check_labels,
+    check_positive,
+    check_square,
+    one_hot,
+    validate_fit_data,
+)
 from .graphs import _knn_graph_and_h
 
 
@@ -59,26 +69,11 @@ DENSE_EIGEN_LIMIT = 2000
 
 _ONE_TOL = 1e-8  # |lambda - 1| below this counts as an eigenvalue equal to 1
 
+_WHO = "This method"
+_WHO_LP = "The LP of Liu et al. (14), whose hinge loss needs differently labelled pairs,"
+
 MU_TOL = 1e-6
 """LP weights are zeroed below this tolerance (see :func:`clean_weights`)."""
-
-
-def _check_labels(y, n=None, *, need_two=True):
-    y = check_label_values(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D (one entry per point, -1 for unlabelled); got shape {y.shape}.")
-    if n is not None and y.shape[0] != n:
-        raise ValueError(f"y has {y.shape[0]} entries but there are {n} points; pass one label per point.")
-    labeled = y != -1
-    if not labeled.any():
-        raise ValueError("y has no labelled point (every entry is -1); label at least one point per class.")
-    classes, codes = np.unique(y[labeled], return_inverse=True)
-    if need_two and classes.size < 2:
-        raise ValueError(
-            f"y has labelled points of one class only ({classes[0]!r}); the hinge loss of eq. (11) "
-            "needs differently labelled pairs: label at least one point of another class."
-        )
-    return labeled, classes, codes
 
 
 def _normalized_adjacency(W):
@@ -188,7 +183,7 @@ def tsk_constraint_matrix(eigvecs, y):
     Rows follow the order of the labelled points in ``y``.
     """
     V = check_data(eigvecs, name="eigvecs")
-    labeled, classes, codes = _check_labels(y, V.shape[0], need_two=False)
+    labeled, classes, codes = check_labels(y, V.shape[0], who=_WHO)[1:]
     VL = V[labeled]
     class_sums = np.zeros((classes.size, V.shape[1]))
     np.add.at(class_sums, codes, VL)
@@ -210,14 +205,18 @@ def _check_spectrum(eigvals, eigvecs):
     return lam, V
 
 
-def _check_eta_beta(eta, beta):
+def _check_eta_beta(eta, beta, labeled=None):
+    """eta >= 1 and beta > 0; ``beta="auto"`` is n / l, the chapter's scale (the entries of
+    T shrink like l / n, so a fixed beta lets mu = 0 win as n grows)."""
     eta = check_positive(eta, "eta")
     if eta < 1:
         raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {eta}.")
+    if isinstance(beta, str) and beta == "auto":
+        return eta, labeled.size / labeled.sum()
     return eta, check_positive(beta, "beta")
 
 
-def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
+def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta="auto"):
     """The linear program (14) as a cvxpy ``Problem``, with its variables.
 
     Returns
@@ -229,8 +228,8 @@ def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta=1.0):
     import cvxpy as cp
 
     lam, V = _check_spectrum(eigvals, eigvecs)
-    eta, beta = _check_eta_beta(eta, beta)
-    _check_labels(y, V.shape[0])
+    labeled = check_labels(y, V.shape[0], min_classes=2, who=_WHO_LP)[1]
+    eta, beta = _check_eta_beta(eta, beta, labeled)
     T = tsk_constraint_matrix(V, y)
     m, l = V.shape[1], T.shape[0]
     mu = cp.Variable(m, nonneg=True, name="mu")
@@ -290,13 +289,14 @@ def clean_weights(mu, T, *, tol=MU_TOL):
     return np.where(mu < tol * mu.max(), 0.0, mu)
 
 
-def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
+def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta="auto", solver="scipy"):
     r"""Solve the LP (14) and return the spectral weights ``mu`` (shape (m,)).
 
-    ``solver`` is a cvxpy solver name (``"HIGHS"``, ``"CLARABEL"``), or ``"scipy"`` for
-    ``scipy.optimize.linprog(method="highs")`` on the same matrices: the same HiGHS solver
-    without cvxpy's compilation, several times faster on the small LPs of a leave-one-out
-    loop (:func:`loo_select_beta`).
+    ``solver`` is ``"scipy"`` (the default, the one solver default of the module) for
+    ``scipy.optimize.linprog(method="highs")``, or a cvxpy solver name (``"HIGHS"``,
+    ``"CLARABEL"``) for the same LP through :func:`tsk_linear_program`; ``"scipy"`` is the
+    same HiGHS solver without cvxpy's compilation, several times faster on the small LPs
+    of a leave-one-out loop (:func:`loo_select_beta`). ``beta="auto"`` is n / l.
 
     The solver's weights pass through :func:`clean_weights`: an optimum at round-off
     distance from :math:`\mu = 0` is returned as exactly 0, and entries below
@@ -308,10 +308,17 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta=1.0, solver="HIGHS"):
     """
     if solver == "scipy":
         lam, V = _check_spectrum(eigvals, eigvecs)
-        eta, beta = _check_eta_beta(eta, beta)
-        _check_labels(y, V.shape[0])
+        labeled = check_labels(y, V.shape[0], min_classes=2, who=_WHO_LP)[1]
+        eta, beta = _check_eta_beta(eta, beta, labeled)
         T = tsk_constraint_matrix(V, y)
         return clean_weights(_solve_tsk_scipy(lam, T, eta, beta), T)
+    import cvxpy as cp
+
+    if not isinstance(solver, str) or solver not in cp.installed_solvers():
+        raise ValueError(
+            f"solver must be 'scipy' or one of cvxpy's installed solvers {cp.installed_solvers()}; "
+            f"got {solver!r}."
+        )
     problem, mu, _ = tsk_linear_program(eigvals, eigvecs, y, eta=eta, beta=beta)
     problem.solve(solver=solver)
     if problem.status != "optimal" or mu.value is None:
@@ -329,12 +336,12 @@ def tsk_scores(eigvecs, mu, y):
     Returns ``(classes, F)`` with F of shape (n, c).
     """
     V = check_data(eigvecs, name="eigvecs")
-    labeled, classes, codes = _check_labels(y, V.shape[0], need_two=False)
+    labeled, classes, codes = check_labels(y, V.shape[0], who=_WHO)[1:]
     mu = np.asarray(mu, dtype=float)
     if mu.shape != (V.shape[1],):
         m = V.shape[1]
         raise ValueError(f"mu must be 1-D with one weight per eigenvector ({m}); got shape {mu.shape}.")
-    loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * mu[:, None]
+    loadings = (V[labeled].T @ one_hot(codes, classes.size)) * mu[:, None]
     return classes, V @ loadings
 
 
@@ -356,8 +363,7 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
     ``len(betas) * l`` LPs with l - 1 hinge rows and m weights each.
     """
     lam, V = _check_spectrum(eigvals, eigvecs)
-    y = np.asarray(y)
-    labeled, classes, codes = _check_labels(y, V.shape[0])
+    y, labeled, classes, codes = check_labels(y, V.shape[0], min_classes=2, who=_WHO_LP)
     betas = np.asarray(betas, dtype=float).ravel()
     if betas.size == 0 or np.any(~np.isfinite(betas)) or np.any(betas <= 0):
         raise ValueError(f"betas must be a non-empty list of positive numbers; got {betas}.")
@@ -375,7 +381,7 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
             mu = solve_tsk(lam, V, y_i, eta=eta, beta=beta, solver=solver)
             lab = y_i != -1
             cl, c_i = np.unique(y_i[lab], return_inverse=True)
-            scores_i = V[i] @ ((V[lab].T @ _one_hot(c_i, cl.size)) * mu[:, None])  # row i of eq. (5)
+            scores_i = V[i] @ ((V[lab].T @ one_hot(c_i, cl.size)) * mu[:, None])  # row i of eq. (5)
             right += cl[argmax_rows(scores_i[None, :])[0]] == y[i]
         acc[b] = right / max(1, len(folds))
     return float(betas[first_best(acc)]), acc
@@ -396,12 +402,6 @@ def regularized_spectral_kernel(eigvals, eigvecs, alpha):
     return (V * theta) @ V.T
 
 
-def _one_hot(codes, n_classes):
-    Y = np.zeros((codes.size, n_classes))
-    Y[np.arange(codes.size), codes] = 1.0
-    return Y
-
-
 def harmonic_function(W, y):
     r"""Zhu, Ghahramani & Lafferty (2003): :math:`f_U = (D_{UU} - W_{UU})^{-1} W_{UL} Y_L`.
 
@@ -411,7 +411,7 @@ def harmonic_function(W, y):
     F : ndarray of shape (n, c), class scores (rows of labelled points are one-hot)
     """
     W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
-    labeled, classes, codes = _check_labels(y, W.shape[0], need_two=False)
+    labeled, classes, codes = check_labels(y, W.shape[0], who=_WHO)[1:]
     U = ~labeled
     ncomp, comp = connected_components(W, directed=False)
     if ncomp > 1 and not np.all(np.isin(comp, np.unique(comp[labeled]))):
@@ -420,7 +420,7 @@ def harmonic_function(W, y):
             "function is undefined there. Increase n_neighbors or join the components "
             "(sslteach.graphs.join_components)."
         )
-    YL = _one_hot(codes, classes.size)
+    YL = one_hot(codes, classes.size)
     F = np.zeros((W.shape[0], classes.size))
     F[labeled] = YL
     if U.any():
@@ -440,13 +440,13 @@ def consistency_method(W, y, alpha=0.99):
     F : ndarray of shape (n, c)
     """
     W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
-    labeled, classes, codes = _check_labels(y, W.shape[0], need_two=False)
+    labeled, classes, codes = check_labels(y, W.shape[0], who=_WHO)[1:]
     alpha = check_positive(alpha, "alpha")
     if alpha >= 1:
         raise ValueError(f"alpha must lie in (0, 1); got {alpha}.")
     S, _ = _normalized_adjacency(W)
     C = np.zeros((W.shape[0], classes.size))
-    C[labeled] = _one_hot(codes, classes.size)
+    C[labeled] = one_hot(codes, classes.size)
     A = (sp.identity(W.shape[0]) - alpha * S).tocsc()
     F = (1 - alpha) * np.asarray(spsolve(A, C)).reshape(-1, classes.size)
     return classes[argmax_rows(F)], F
@@ -467,10 +467,13 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         m, the number of eigenvectors.
     eta : float, default 2.0
         Decay factor of eq. (8), >= 1.
-    beta : float, default 1.0
-        Weight of the hinge loss in eq. (11).
-    solver : str, default "HIGHS"
-        cvxpy solver for the LP.
+    beta : float or "auto", default "auto"
+        Weight of the hinge loss in eq. (11); "auto" is n / l (points over labelled points),
+        the scale Chapter 3 derives: a fixed beta such as 1 gives mu = 0 once n / l is large.
+        The value used is ``beta_``.
+    solver : {"scipy", "HIGHS", "CLARABEL"}, default "scipy"
+        ``"scipy"``: ``scipy.optimize.linprog(method="highs")``; otherwise a cvxpy solver
+        (the same LP; see :func:`solve_tsk`).
 
     Attributes
     ----------
@@ -483,6 +486,9 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
     scores_ : ndarray of shape (n, c), :math:`\\sum_{y_j=k} K_{ij}`
     transduction_ : ndarray of shape (n,), eq. (5) on every training point
     n_components_graph_ : int, connected components of the graph
+    beta_ : float, the beta used (n / l when ``beta="auto"``)
+    neighbors_ : sklearn.neighbors.NearestNeighbors over the training points, reused by
+        :meth:`induced_weights` (so ``predict`` does not rebuild the index)
 
     Notes
     -----
@@ -493,25 +499,40 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
     n = 50,000. The LP: l + m variables, independent of n. Eq. (5): :math:`O(nmc)`.
     Memory :math:`O(n(k + m))`; the n x n kernel is formed only when ``kernel_`` is read.
     ``benchmarks/bench_tsk.py`` compares ``fit`` with scikit-learn's ``LabelSpreading``.
+
+    **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
+    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
+    estimators numeric labels in that check).
+    And ``check_estimators_nan_inf``: it fits 10 points, and the default n_components=10
+    eigenvectors need at least 11 (n_components < n is refused with a ValueError).
     """
 
     KERNEL_LIMIT = 20000
 
-    def __init__(self, n_neighbors=6, n_components=10, eta=2.0, beta=1.0, solver="HIGHS"):
+    _parameter_constraints: dict = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "eta": [Interval(Real, 1, None, closed="left")],
+        "beta": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "solver": [StrOptions({"scipy", "HIGHS", "CLARABEL"})],
+    }
+
+    def __init__(self, n_neighbors=6, n_components=10, eta=2.0, beta="auto", solver="scipy"):
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.eta = eta
         self.beta = beta
         self.solver = solver
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        X = check_data(X, name="X", min_samples=3)
+        X, y = validate_fit_data(self, X, y, min_samples=3)
         n = X.shape[0]
-        labeled, classes, codes = _check_labels(y, n)
-        if check_positive(self.eta, "eta") < 1:
-            raise ValueError(f"eta is the decay factor of eq. (8) and must be >= 1; got {self.eta}.")
-        check_positive(self.beta, "beta")
+        y, labeled, classes, codes = check_labels(y, n, min_classes=2, who=_WHO_LP)
         check_int(self.n_components, "n_components", low=1, high=n - 1, high_hint=f"There are {n} points.")
+        beta = n / labeled.sum() if self.beta == "auto" else float(self.beta)
+        self.beta_ = beta
         W, h = _knn_graph_and_h(X, self.n_neighbors)
         ncomp, _ = connected_components(W, directed=False)
         self.n_components_graph_ = int(ncomp)
@@ -525,17 +546,17 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
             )
         lam, V = laplacian_eigenpairs(W, self.n_components)
         y = np.asarray(y)
-        mu = solve_tsk(lam, V, y, eta=self.eta, beta=self.beta, solver=self.solver)
+        mu = solve_tsk(lam, V, y, eta=self.eta, beta=beta, solver=self.solver)
         if not np.any(mu > 0):
             warnings.warn(
-                f"The LP chose mu = 0 (at beta={self.beta} the hinge loss does not pay for any "
+                f"The LP chose mu = 0 (at beta={beta:g} the hinge loss does not pay for any "
                 "eigenvector), so every score is 0 and every point gets the first class. T shrinks "
                 "like l/n: increase beta (e.g. to n/l).",
                 UserWarning,
                 stacklevel=2,
             )
         self.X_fit_, self.W_ = X, W
-        self.n_features_in_ = X.shape[1]
+        self.neighbors_ = NearestNeighbors().fit(X)
         self.degrees_ = np.asarray(W.sum(axis=1)).ravel()
         self.h_ = h
         self.classes_ = classes
@@ -543,7 +564,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         self.eigvals_, self.eigvecs_, self.mu_ = lam, V, mu
         self.embedding_ = V * np.sqrt(mu)
         # class sums of the labelled rows: K[:, L] @ Y_L = V diag(mu) (V_L^T Y_L), O(n m c)
-        self._class_loadings = (V[labeled].T @ _one_hot(codes, classes.size)) * mu[:, None]
+        self._class_loadings = (V[labeled].T @ one_hot(codes, classes.size)) * mu[:, None]
         self.scores_ = V @ self._class_loadings
         self.transduction_ = classes[argmax_rows(self.scores_)]
         return self
@@ -569,12 +590,9 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         :func:`sslteach.graphs.knn_graph`, so the weights do not depend on the BLAS kernel.
         """
         check_is_fitted(self, "mu_")
-        X = check_data(X, name="X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            fitted = self.X_fit_.shape[1]
-            raise ValueError(f"X has {X.shape[1]} features but the model was fitted with {fitted}.")
+        X = validate_fit_data(self, X, reset=False)
         k = self.n_neighbors
-        nn = NearestNeighbors().fit(self.X_fit_)
+        nn = self.neighbors_  # the index over the training points, built once in fit
         hx = nn.kneighbors(X, n_neighbors=k)[0][:, -1]
         # the query's distances carry round-off: widen the radius by a bound on it
         x2 = np.einsum("ij,ij->i", X, X)

@@ -172,7 +172,7 @@ def test_data_dependent_svc_and_bad_input():
         ck.hierarchical_cluster_kernel(np.where(X > 1, np.nan, X))
     with pytest.raises(ValueError, match="alpha"):
         ck.rck_dot(np.eye(3), 1.0)
-    with pytest.raises(ValueError, match="at least 2 classes"):
+    with pytest.raises(ValueError, match="at least two classes"):
         ck.DataDependentSVC(ck.hierarchical_cluster_kernel).fit(X, np.where(y_train == 1, 0, y_train))
     with pytest.raises(ValueError, match="fit again"):
         clf.predict(X[:3])

@@ -9,7 +9,7 @@ from sklearn.exceptions import NotFittedError
 from sslteach import cluster_kernels as ck
 from sslteach import datasets, ksc
 from sslteach import spectral_kernels as sk
-from sslteach._validation import check_partial_labels
+from sslteach._validation import check_labels
 
 
 def _data(n=40, seed=0):
@@ -38,7 +38,7 @@ def test_string_and_nan_labels_are_refused_with_a_hint():  # defects 2 and 3
     y_nan = y.astype(float)
     y_nan[3] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        check_partial_labels(y_nan, len(y))
+        check_labels(y_nan, len(y))
     with pytest.raises(ValueError, match="NaN"):
         sk.TransductiveSpectralKernel(n_neighbors=5, n_components=4).fit(X, y_nan)
     with pytest.raises(ValueError, match="NaN"):
@@ -140,7 +140,7 @@ def test_messages_name_the_real_mistake():  # defect 11
         check_data(sp.csr_matrix(np.eye(3)))
     assert str(err.value).count("toarray") == 1
     X, _, _ = _data(n=10)
-    with pytest.raises(ValueError, match="LapSVM is binary") as err:
+    with pytest.raises(ValueError, match="LapSVM, a binary model") as err:
         ksc.LapSVM().fit(X, np.array([0, 1, 2] + [-1] * 7))
     assert "Semi-KSC" not in str(err.value)
     y = np.repeat([0, 1], 10)
