@@ -680,7 +680,8 @@ def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):
     Returns
     -------
     y_train : ndarray of shape (n_samples,)
-        Same dtype as ``y``: :math:`y_i` at the :math:`l` labelled points, -1 elsewhere.
+        Same dtype as ``y`` (boolean and unsigned labels become int64, so that -1 fits):
+        :math:`y_i` at the :math:`l` labelled points, -1 elsewhere.
 
     Raises
     ------
@@ -745,6 +746,7 @@ def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):
     chosen = np.concatenate(chosen) if m else np.empty(0, np.int64)
     rest = np.setdiff1d(np.arange(n), chosen)
     chosen = np.concatenate([chosen, rng.choice(rest, size=n_labeled - chosen.size, replace=False)])
-    y_train = np.full_like(y, -1)
+    # -1 must be representable: boolean and unsigned labels become signed integers
+    y_train = np.full(y.shape, -1, dtype=np.int64 if y.dtype.kind in "bu" else y.dtype)
     y_train[chosen] = y[chosen]
     return y_train

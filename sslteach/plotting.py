@@ -204,6 +204,11 @@ def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, color
         raise ValueError(f"plot_kernel_matrix needs a square matrix; got shape {K.shape}.")
     if order is not None:
         order = np.asarray(order)
+        if order.shape != (K.shape[0],) or not np.array_equal(np.sort(order), np.arange(K.shape[0])):
+            raise ValueError(
+                f"order must be a permutation of 0..{K.shape[0] - 1} (e.g. np.argsort(y)); got an array "
+                f"of shape {order.shape} that is not one."
+            )
         K = K[np.ix_(order, order)]
     ax = _ax(ax)
     if signed is None:
@@ -416,6 +421,12 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
     g0, g1 = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
     Z = np.asarray(fn(np.c_[g0.ravel(), g1.ravel()])).reshape(g0.shape)
     classes = np.unique(Z)
+    if y is not None:
+        # colour a region as plot_points colours the points of its class: by the class's
+        # position among the labelled classes of y (the union if the model predicts others)
+        y_arr = np.asarray(y)
+        known = np.unique(y_arr[y_arr != -1]) if y_arr.dtype.kind in "biuf" else np.unique(y_arr)
+        classes = known if np.all(np.isin(classes, known)) else np.union1d(known, classes)
     idx = np.searchsorted(classes, Z)
     cmap = mpl.colors.ListedColormap(class_colors(max(len(classes), 1)))
     ax.contourf(g0, g1, idx, levels=np.arange(len(classes) + 1) - 0.5, cmap=cmap, alpha=0.25)

@@ -176,3 +176,13 @@ def test_ssl_split_protocol():
 def test_ssl_split_bad_input(y, n, kw, match):
     with pytest.raises(ValueError, match=match):
         ssl_split(y, n, random_state=0, **kw)
+
+
+def test_ssl_split_keeps_the_unlabelled_mark_for_boolean_and_unsigned_labels():
+    boolean = np.array([True, False, True, False, True, False])
+    for y in (boolean, np.array([1, 2, 1, 2, 1, 2], dtype=np.uint8)):
+        out = datasets.ssl_split(y, 2, random_state=0)
+        assert out.dtype == np.int64, "-1 must be representable"
+        assert np.sum(out == -1) == 4, "four of six points must be unlabelled"
+        lab = out != -1
+        assert np.array_equal(out[lab], y[lab].astype(np.int64)), "labelled points keep their labels"

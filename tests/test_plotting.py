@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+from sslteach import plotting  # noqa: E402
 from sslteach.plotting import (  # noqa: E402
     PALETTE,
     plot_decision_regions,
@@ -56,4 +57,24 @@ def test_decision_regions_and_points():
     with pytest.raises(ValueError, match="one label per point"):
         plot_points(X, y[:-1])
     assert len(PALETTE) >= 8
+    plt.close("all")
+
+
+def test_kernel_matrix_order_must_be_a_permutation():
+    K = np.eye(4)
+    for bad in ([0, 1, 2], [0, 0, 1, 2], [0, 1, 2, 4]):
+        with pytest.raises(ValueError, match="permutation"):
+            plotting.plot_kernel_matrix(K, order=bad)
+    plt.close("all")
+
+
+def test_region_colours_follow_the_point_colours_when_a_class_is_not_predicted():
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 1.0]])
+    y = np.array([0, 1, 2, -1])
+    ax = plotting.plot_decision_regions(lambda Z: np.where(Z[:, 0] > 1.5, 2, 1), X, y, resolution=10)
+    # the filled bands index the classes [0, 1, 2] of y, so predictions 1 and 2 take the
+    # colours of classes 1 and 2 (before the fix: bands for [1, 2] only, coloured as 0 and 1)
+    filled = ax.collections[0]
+    assert len(filled.levels) == 4, "the regions must be indexed by y's three classes"
+    assert np.allclose(filled.cmap(1)[:3], matplotlib.colors.to_rgb(plotting.PALETTE[1])), "class 1's colour"
     plt.close("all")
