@@ -409,6 +409,14 @@ def _random_direction(rng, d):
     return u / np.linalg.norm(u)
 
 
+def _random_state(random_state):
+    """A RandomState from an int, None, a RandomState or a numpy Generator (whose bit
+    generator it then draws from), as :func:`ssl_split` accepts."""
+    if isinstance(random_state, np.random.Generator):
+        return np.random.RandomState(random_state.bit_generator)
+    return check_random_state(random_state)
+
+
 def make_g241c(n_samples=1500, n_features=241, *, random_state=None):
     r"""Generate a data set like g241c (Chapelle et al., 2006, ch. 21).
 
@@ -437,7 +445,7 @@ def make_g241c(n_samples=1500, n_features=241, *, random_state=None):
         Number of points :math:`n`, >= 2 (the benchmark's 1500).
     n_features : int, default 241
         Dimension :math:`d`, >= 1 (the benchmark's 241).
-    random_state : int, RandomState instance or None, default None
+    random_state : int, numpy.random.Generator, RandomState instance or None, default None
         Seed or generator (through ``sklearn.utils.check_random_state``) for the
         direction and the points.
 
@@ -475,7 +483,7 @@ def make_g241c(n_samples=1500, n_features=241, *, random_state=None):
     """
     n = check_int(n_samples, "n_samples", low=2)
     d = check_int(n_features, "n_features", low=1)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     u = _random_direction(rng, d)
     n0 = n // 2
     X = rng.standard_normal((n, d))
@@ -516,7 +524,7 @@ def make_g241d(n_samples=1500, n_features=241, *, random_state=None):
         :math:`\lfloor n/4\rfloor` points each, the last one the rest.
     n_features : int, default 241
         Dimension :math:`d`, >= 1.
-    random_state : int, RandomState instance or None, default None
+    random_state : int, numpy.random.Generator, RandomState instance or None, default None
         Seed or generator (through ``sklearn.utils.check_random_state``) for the two
         directions and the points.
 
@@ -554,7 +562,7 @@ def make_g241d(n_samples=1500, n_features=241, *, random_state=None):
     """
     n = check_int(n_samples, "n_samples", low=4)
     d = check_int(n_features, "n_features", low=1)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     u, v = _random_direction(rng, d), _random_direction(rng, d)
     sizes = [n // 4, n // 4, n // 4, n - 3 * (n // 4)]
     centres = [np.zeros(d), 6.0 * u, 2.5 * v, 6.0 * u + 2.5 * v]
@@ -596,7 +604,7 @@ def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
         Which toy problem (case-sensitive).
     n_samples : int, default 2000
         Number of points :math:`n` (the paper's 2000), at least one per cloud.
-    random_state : int, RandomState instance or None, default None
+    random_state : int, numpy.random.Generator, RandomState instance or None, default None
         Seed or generator (through ``sklearn.utils.check_random_state``).
 
     Returns
@@ -636,7 +644,7 @@ def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
     centres, std = _CLOUDS[kind]
     k = len(centres)
     n = check_int(n_samples, "n_samples", low=k)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     y = np.arange(n) % k
     X = centres[y] + std * rng.standard_normal((n, 2))
     return X, y.astype(np.int64)

@@ -186,3 +186,12 @@ def test_ssl_split_keeps_the_unlabelled_mark_for_boolean_and_unsigned_labels():
         assert np.sum(out == -1) == 4, "four of six points must be unlabelled"
         lab = out != -1
         assert np.array_equal(out[lab], y[lab].astype(np.int64)), "labelled points keep their labels"
+
+
+def test_generators_accept_a_numpy_generator_like_ssl_split():
+    for make in (datasets.make_g241c, datasets.make_g241d):
+        X1, y1 = make(40, 5, random_state=np.random.default_rng(3))
+        X2, y2 = make(40, 5, random_state=np.random.default_rng(3))
+        assert np.array_equal(X1, X2) and np.array_equal(y1, y2), "same Generator seed, same data"
+    X, _ = datasets.make_gaussian_clouds("three", 30, random_state=np.random.default_rng(0))
+    assert X.shape == (30, 2)
