@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TIE_RTOL", "first_best", "argmax_rows", "stable_order", "orient_columns"]
+__all__ = ["TIE_RTOL", "DENSE_EIGEN_LIMIT", "first_best", "argmax_rows", "stable_order", "orient_columns"]
+
+#: Up to this many points eigenvectors come from a dense ``eigh`` (LAPACK, all pairs, a few
+#: seconds at 2000); above, from ``scipy.sparse.linalg.eigsh``. The one limit of the module.
+DENSE_EIGEN_LIMIT = 2000
 
 #: Relative tolerance under which two scores count as tied (round-off is 1e-16 to 1e-12).
 TIE_RTOL = 1e-9

@@ -62,11 +62,21 @@ __all__ = [
     "main",
 ]
 
+#: float: Points of an exercise's check cell (autograded, all or nothing).
+#:
+#: :func:`release` writes them into each check cell's nbgrader metadata (``points``) and
+#: into the manifest, where an exercise's ``auto_points`` is ``CHECK_POINTS`` times its
+#: number of check cells; :func:`grade_notebook` awards all of them when every check cell
+#: of the exercise passes, else 0. See :doc:`/book/instructors` (Grading).
 CHECK_POINTS = 1.0
-"""Points of an exercise's check cell (autograded: all or nothing)."""
 
+#: float: Points of a written (markdown) answer, graded by hand.
+#:
+#: :func:`release` gives every exercise with a written part (or an open exploration) one
+#: answer cell worth this many points (nbgrader ``points``, manifest ``manual_points``);
+#: :func:`grade_notebook` reports it as "manual" with no points awarded. See
+#: :doc:`/book/instructors` (Grading).
 WRITTEN_POINTS = 1.0
-"""Points of a written (markdown) answer, graded by hand."""
 
 MANIFEST_KEY = "sslteach_assignment"
 NBGRADER_SCHEMA = 3
@@ -87,7 +97,49 @@ def _tags(cell) -> list[str]:
 
 @dataclass
 class Exercise:
-    """One exercise of a master notebook, located by cell indices."""
+    """One exercise of a master notebook, located by cell indices.
+
+    :func:`parse_exercises` returns one per ``{exercise}`` directive; :func:`release` turns
+    it into a locked statement cell, a written-answer cell (when ``has_written``), one
+    code-answer cell per solution code cell and the locked check cells. All indices are
+    0-based positions in the notebook's ``cells`` list. The format is described in
+    :doc:`/book/instructors` (Exercise format).
+
+    Parameters
+    ----------
+    label : str
+        The exercise's label, ``ch<N>-ex-<slug>``.
+    statement : int
+        The markdown cell holding the ``{exercise}`` directive.
+    solution_cells : list of int, default []
+        Every cell from the ``solution-start`` cell to the ``solution-end`` cell, both
+        included; empty when the exercise has no solution block (an open exploration).
+    code_cells : list of int, default []
+        The solution's code cells (tag ``solution``), a subset of ``solution_cells``.
+    written : str, default ""
+        The written (markdown) part of the solution: the text after the
+        ``solution-start`` directive and the markdown cells of the block.
+    checks : list of int, default []
+        The code cells tagged ``check`` that follow the exercise (autograded).
+
+    See Also
+    --------
+    parse_exercises : Builds the list of exercises of a notebook.
+
+    Notes
+    -----
+    The fields are stored as attributes of the same names. Memory: a few integers per
+    cell of the exercise plus the written text.
+
+    Examples
+    --------
+    >>> from sslteach.assignments import Exercise
+    >>> ex = Exercise("ch9-ex-demo", statement=0, solution_cells=[1, 2, 3], code_cells=[2], checks=[4])
+    >>> ex.autograded, ex.has_written  # a check cell; code but no written text
+    (True, False)
+    >>> Exercise("ch9-ex-open", statement=5).has_written  # an open exploration
+    True
+    """
 
     label: str
     statement: int
@@ -98,20 +150,86 @@ class Exercise:
 
     @property
     def autograded(self) -> bool:
+        """bool: True when the exercise has at least one check cell (graded automatically)."""
         return bool(self.checks)
 
     @property
     def has_written(self) -> bool:
+        """bool: True when the exercise gets a written-answer cell graded by hand.
+
+        That is when its solution has written text, or has no code cell at all (a
+        derivation, or an open exploration without a solution).
+        """
         return bool(self.written.strip()) or not self.code_cells
 
 
 def parse_exercises(nb) -> list[Exercise]:
-    """Locate every exercise, its solution cells and its check cells in a master notebook.
+    r"""Locate every exercise, its solution cells and its check cells in a master notebook.
 
     Raises ``ValueError`` (with the cell number) when the notebook breaks the format: a
     solution without an exercise, a ``solution-start`` whose label is not the current
     exercise, an untagged code cell inside a solution (it would leak into the release), a
     ``solution`` tag outside a solution block, an unclosed solution, or a duplicated label.
+
+    One pass over the cells: a markdown cell with an ``{exercise}`` directive and a
+    ``:label: ch<N>-ex-<slug>`` option starts an exercise; a ``{solution-start} <label>``
+    cell opens its solution block, which every cell joins until the ``{solution-end}``
+    cell; code cells tagged ``check`` after it are its checks. The format is the one of
+    the book's chapters, described in :doc:`/book/instructors` (Exercise format).
+
+    Parameters
+    ----------
+    nb : dict or nbformat.NotebookNode
+        A notebook in nbformat 4 form (``nb["cells"]``, each cell with ``cell_type``,
+        ``source`` as a string or a list of lines, and ``metadata.tags``).
+
+    Returns
+    -------
+    exercises : list of Exercise
+        One :class:`Exercise` per exercise, in notebook order (empty when there is none).
+
+    Raises
+    ------
+    ValueError
+        When the notebook breaks the format: a solution without an exercise or for
+        another exercise than the current one, a second solution block, an untagged code
+        cell or a check cell inside a solution, a ``solution`` tag outside a solution
+        block, a check cell before any exercise, an unclosed solution, or a duplicated
+        label. The message names the cell (1-based) and what to do.
+
+    Notes
+    -----
+    Cost: time linear in the total length of the cells' sources (one regular-expression
+    search per markdown cell), memory :math:`O(\text{number of cells})` besides the
+    written texts.
+
+    Examples
+    --------
+    A notebook as a plain dict (``nbformat.v4.new_notebook`` builds the same):
+
+    >>> from sslteach.assignments import parse_exercises
+    >>> def cell(kind, source, *tags):
+    ...     return {"cell_type": kind, "metadata": {"tags": list(tags)}, "source": source}
+    >>> nb = {"cells": [
+    ...     cell("markdown", "```{exercise}\n:label: ch9-ex-demo\nCompute 1 + 1.\n```"),
+    ...     cell("markdown", "```{solution-start} ch9-ex-demo\n:class: dropdown\n```\nIt is 2."),
+    ...     cell("code", "answer = 1 + 1", "solution"),
+    ...     cell("markdown", "```{solution-end}\n```"),
+    ...     cell("code", 'assert answer == 2, "1 + 1 is 2"', "check"),
+    ... ]}
+    >>> [ex] = parse_exercises(nb)
+    >>> ex.label, ex.statement, ex.solution_cells, ex.code_cells, ex.checks
+    ('ch9-ex-demo', 0, [1, 2, 3], [2], [4])
+    >>> ex.written
+    'It is 2.'
+
+    Without its ``solution-start`` cell, the solution code would leak into the student copy:
+
+    >>> del nb["cells"][1]
+    >>> parse_exercises(nb)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: cell 2 of the notebook is tagged 'solution' but is not between ...
     """
     exercises: list[Exercise] = []
     current: Exercise | None = None
@@ -270,11 +388,86 @@ def _sha(text: str) -> str:
 
 
 def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
-    """Return ``(student, instructor)`` notebooks built from a master notebook (a dict).
+    r"""Return ``(student, instructor)`` notebooks built from a master notebook (a dict).
 
     Both have the same cells in the same order; they differ only in the answer cells
     (stubs for the student, solutions for the instructor). The book-only solution
     directives (``solution-start`` / ``solution-end``) are dropped from both.
+
+    Per exercise (see :func:`parse_exercises`): the statement cell is kept and locked
+    (``grade_id = <label>``; text sharing its cell before or after the directive goes to
+    separate plain cells); the solution block becomes a written-answer cell
+    ``<label>-written`` (when the exercise has written text or no code; an open
+    exploration gets one too) and one code-answer cell per solution code cell,
+    ``<label>-code``, ``<label>-code-2``, ...: in the student copy a stub that names what the
+    check cell uses and raises ``NotImplementedError``, in the instructor copy the solution
+    between ``### BEGIN SOLUTION`` and ``### END SOLUTION``; the check cells are kept
+    verbatim and locked (``<label>-check``, ``<label>-check-2``, ...). Every other cell is
+    kept with its outputs cleared. Both notebooks carry nbgrader cell metadata (schema 3)
+    and, under ``metadata["sslteach_assignment"]``, a manifest with each exercise's check
+    sources, their sha256 and its points,
+
+    .. math:: \mathtt{auto\_points} = \mathtt{CHECK\_POINTS}\times(\text{number of check cells}),
+       \qquad \mathtt{manual\_points} = \mathtt{WRITTEN\_POINTS}\ \text{or}\ 0,
+
+    which :func:`grade_notebook` grades against. How to hand them out is described in
+    :doc:`/book/instructors` (Releasing an assignment).
+
+    Parameters
+    ----------
+    nb : dict or nbformat.NotebookNode
+        The master notebook, nbformat 4; it is not modified.
+    name : str, default "notebook"
+        The notebook's name, recorded in the manifest (``source``) and used in messages.
+
+    Returns
+    -------
+    student : dict
+        The notebook to hand out (nbformat 4, ``nbformat_minor`` at least 5).
+    instructor : dict
+        The same cells with the solutions filled in.
+
+    Raises
+    ------
+    ValueError
+        If the notebook breaks the exercise format (as in :func:`parse_exercises`) or has
+        no exercise.
+
+    See Also
+    --------
+    release_notebook : The same from a file, written to disk.
+
+    Notes
+    -----
+    Cost: time and memory linear in the size of the notebook (each cell is deep-copied
+    once per copy, each check source hashed once).
+
+    Examples
+    --------
+    >>> from sslteach.assignments import release
+    >>> def cell(kind, source, *tags):
+    ...     return {"cell_type": kind, "metadata": {"tags": list(tags)}, "source": source}
+    >>> nb = {"cells": [
+    ...     cell("markdown", "```{exercise}\n:label: ch9-ex-demo\nCompute 1 + 1.\n```"),
+    ...     cell("markdown", "```{solution-start} ch9-ex-demo\n:class: dropdown\n```\nIt is 2."),
+    ...     cell("code", "answer = 1 + 1", "solution"),
+    ...     cell("markdown", "```{solution-end}\n```"),
+    ...     cell("code", 'assert answer == 2, "1 + 1 is 2"', "check"),
+    ... ]}
+    >>> student, instructor = release(nb, name="demo.ipynb")
+    >>> [c["metadata"]["nbgrader"]["grade_id"] for c in student["cells"]]
+    ['ch9-ex-demo', 'ch9-ex-demo-written', 'ch9-ex-demo-code', 'ch9-ex-demo-check']
+    >>> print(student["cells"][2]["source"])
+    # Exercise ch9-ex-demo: write your code in this cell, replacing the `raise` line.
+    # The check cell below uses: answer
+    raise NotImplementedError("ch9-ex-demo: write your solution in this cell")
+    >>> print(instructor["cells"][2]["source"])
+    ### BEGIN SOLUTION
+    answer = 1 + 1
+    ### END SOLUTION
+    >>> entry = student["metadata"]["sslteach_assignment"]["exercises"][0]
+    >>> entry["auto_points"], entry["manual_points"]
+    (1.0, 1.0)
     """
     exercises = parse_exercises(nb)
     by_statement = {e.statement: e for e in exercises}
@@ -370,19 +563,71 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
 
 
 def release_notebook(path, out_dir) -> tuple[Path, Path]:
-    """Write ``out_dir/student/<name>.ipynb`` and ``out_dir/instructor/<name>.ipynb``."""
+    r"""Write ``out_dir/student/<name>.ipynb`` and ``out_dir/instructor/<name>.ipynb``.
+
+    Reads the master notebook at ``path`` (JSON), builds both copies with :func:`release`
+    and writes them as JSON (indent 1, UTF-8 characters kept), creating the two folders
+    when needed and overwriting earlier copies. This is what
+    ``python -m sslteach.assignments release NOTEBOOK --out DIR`` runs, as described in
+    :doc:`/book/instructors` (Releasing an assignment).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The master notebook, e.g. ``notebooks/01_spectral_clustering.ipynb``.
+    out_dir : str or pathlib.Path
+        The output folder; ``student/`` and ``instructor/`` are created inside it.
+
+    Returns
+    -------
+    student : pathlib.Path
+        ``out_dir/student/<name>.ipynb``.
+    instructor : pathlib.Path
+        ``out_dir/instructor/<name>.ipynb``.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a file, or the notebook breaks the exercise format or has no
+        exercise (see :func:`release`).
+
+    Notes
+    -----
+    Cost: time and memory linear in the size of the notebook, plus writing two files of
+    about its size.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> from pathlib import Path
+    >>> from sslteach.assignments import release_notebook
+    >>> def cell(kind, source, *tags):
+    ...     return {"cell_type": kind, "metadata": {"tags": list(tags)}, "source": source}
+    >>> nb = {"cells": [
+    ...     cell("markdown", "```{exercise}\n:label: ch9-ex-demo\nExplain why.\n```"),
+    ...     cell("code", "assert True", "check"),
+    ... ]}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     master = Path(tmp) / "demo.ipynb"
+    ...     _ = master.write_text(json.dumps(nb))
+    ...     student, instructor = release_notebook(master, Path(tmp) / "hw")
+    ...     print(student.relative_to(tmp).as_posix(), instructor.relative_to(tmp).as_posix())
+    ...     print(len(json.loads(student.read_text())["cells"]))
+    hw/student/demo.ipynb hw/instructor/demo.ipynb
+    3
+    """
     path, out_dir = Path(path), Path(out_dir)
     if not path.is_file():
         raise ValueError(
             f"{path} does not exist; pass a chapter notebook such as notebooks/00_foundations.ipynb."
         )
-    nb = json.loads(path.read_text())
+    nb = json.loads(path.read_text(encoding="utf-8"))
     student, instructor = release(nb, name=path.name)
     written = []
     for role, book in (("student", student), ("instructor", instructor)):
         target = out_dir / role / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(book, indent=1, ensure_ascii=False) + "\n")
+        target.write_text(json.dumps(book, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(target)
     return written[0], written[1]
 
@@ -400,6 +645,47 @@ class CellOutcome:
 
 @dataclass
 class ExerciseResult:
+    """The grade of one exercise of one submission, for one kind of answer.
+
+    :func:`grade_notebook` gives an exercise one ``"auto"`` result when it has check cells
+    (all of its points when every check cell passes, else 0) and one ``"manual"`` result
+    when it has a written answer (points left to the grader). The statuses are those of
+    the table in :doc:`/book/instructors` (Grading).
+
+    Parameters
+    ----------
+    label : str
+        The exercise's label, ``ch<N>-ex-<slug>``.
+    kind : str
+        ``"auto"`` (the check cells) or ``"manual"`` (the written answer).
+    status : str
+        For ``"auto"``: ``"passed"``, ``"failed"`` (an assertion failed), ``"error"``,
+        ``"timeout"``, ``"not run"`` (the kernel died earlier) or ``"missing"`` (a check
+        cell was deleted); for ``"manual"``: ``"manual"`` or ``"missing"``.
+    points : float or None
+        The points earned; None for a written answer still to be graded by hand.
+    max_points : float
+        The points the exercise's answer of this kind is worth.
+    message : str, default ""
+        Why it did not pass: assertion and error messages, joined by ``"; "``.
+
+    See Also
+    --------
+    GradeReport : All results of one submission.
+
+    Notes
+    -----
+    The fields are stored as attributes of the same names. Memory: the strings only.
+
+    Examples
+    --------
+    >>> from dataclasses import asdict
+    >>> from sslteach.assignments import ExerciseResult
+    >>> r = ExerciseResult("ch9-ex-demo", "auto", "failed", 0.0, 1.0, "AssertionError: 1 + 1 is 2")
+    >>> asdict(r)["status"], r.points, r.max_points
+    ('failed', 0.0, 1.0)
+    """
+
     label: str
     kind: str  # "auto" (check cells) or "manual" (written answer)
     status: str  # passed, failed, error, timeout, not run, missing, manual
@@ -410,6 +696,53 @@ class ExerciseResult:
 
 @dataclass
 class GradeReport:
+    r"""Everything :func:`grade_notebook` found in one submission.
+
+    The autograded score and its maximum are sums over the ``"auto"`` results,
+
+    .. math:: \mathtt{score} = \sum_{r:\ \mathrm{kind} = \mathrm{auto}} \mathtt{points}_r,
+       \qquad \mathtt{max\_auto} = \sum_{r:\ \mathrm{kind} = \mathrm{auto}} \mathtt{max\_points}_r,
+
+    written answers being graded by hand. The command line prints the reports as a table
+    and writes :meth:`rows` to CSV and :meth:`as_dict` to JSON, as described in
+    :doc:`/book/instructors` (Grading).
+
+    Parameters
+    ----------
+    submission : str
+        The submission's file name.
+    exercises : list of ExerciseResult
+        One or two results per exercise of the manifest, in its order.
+    problems : list of str
+        Notes outside the exercises: check cells that were edited and restored, cells
+        outside the exercises that raised or timed out, or why the file could not be read.
+    readable : bool, default True
+        False when the file is missing, a directory, or not a notebook (then
+        ``exercises`` is empty and ``problems`` says why).
+
+    See Also
+    --------
+    grade_notebook : Builds the report.
+
+    Notes
+    -----
+    The fields are stored as attributes of the same names. Each property and method
+    costs time linear in the number of exercises.
+
+    Examples
+    --------
+    >>> from sslteach.assignments import ExerciseResult, GradeReport
+    >>> report = GradeReport("alice.ipynb", [
+    ...     ExerciseResult("ch9-ex-a", "auto", "passed", 1.0, 1.0),
+    ...     ExerciseResult("ch9-ex-b", "auto", "failed", 0.0, 1.0, "AssertionError: too small"),
+    ...     ExerciseResult("ch9-ex-b", "manual", "manual", None, 1.0, "graded by hand"),
+    ... ], problems=[])
+    >>> report.score, report.max_auto
+    (1.0, 2.0)
+    >>> [(row["label"], row["kind"], row["status"]) for row in report.rows()]
+    [('ch9-ex-a', 'auto', 'passed'), ('ch9-ex-b', 'auto', 'failed'), ('ch9-ex-b', 'manual', 'manual')]
+    """
+
     submission: str
     exercises: list[ExerciseResult]
     problems: list[str]
@@ -417,13 +750,24 @@ class GradeReport:
 
     @property
     def score(self) -> float:
+        """float: The autograded points earned, the sum over the ``"auto"`` results."""
         return sum(r.points or 0.0 for r in self.exercises if r.kind == "auto")
 
     @property
     def max_auto(self) -> float:
+        """float: The autograded points available, the sum of ``max_points`` over ``"auto"``."""
         return sum(r.max_points for r in self.exercises if r.kind == "auto")
 
     def rows(self) -> list[dict]:
+        """The CSV rows: one dict per result.
+
+        Returns
+        -------
+        rows : list of dict
+            Keys ``submission, label, kind, status, points, max_points, message``; an
+            unreadable submission gives one row with status ``"unreadable"``, 0 points and
+            the reason, so that the student stays in the grade book.
+        """
         if not self.readable:  # keep the student in the CSV, with the reason
             return [
                 {"submission": self.submission, "label": "", "kind": "", "status": "unreadable",
@@ -432,6 +776,14 @@ class GradeReport:
         return [{"submission": self.submission, **asdict(r)} for r in self.exercises]
 
     def as_dict(self) -> dict:
+        """The full report as JSON-ready data.
+
+        Returns
+        -------
+        report : dict
+            Keys ``submission``, ``score``, ``max_autograded``, ``exercises`` (each result as a
+            dict), ``problems`` and ``readable``.
+        """
         return {
             "submission": self.submission,
             "score": self.score,
@@ -518,7 +870,7 @@ def _probe(client) -> bool:
 def grade_notebook(
     path, *, timeout: float = 120.0, reference=None, kernel_name: str = "python3"
 ) -> GradeReport:
-    """Execute a submission in a fresh kernel and grade every exercise.
+    r"""Execute a submission in a fresh kernel and grade every exercise.
 
     The exercises, their points and the original check cells come from the notebook's
     assignment manifest (written by :func:`release`), taken from ``reference`` (the released
@@ -526,6 +878,78 @@ def grade_notebook(
     is restored from the manifest before execution; a deleted one scores 0 ("missing").
     Nothing a submission does (raising, looping, crashing the kernel, deleting cells) stops
     the grading: it is reported per exercise and in ``problems``.
+
+    The submission runs top to bottom with nbclient in a fresh kernel whose working
+    folder is the submission's own, each code cell interrupted after ``timeout`` seconds;
+    once the kernel dies, the later cells are "not run". An exercise's check cells give
+    one ``"auto"`` :class:`ExerciseResult`,
+
+    .. math:: \mathtt{points} = \begin{cases}\mathtt{auto\_points} & \text{every check cell
+       ran without an error,}\\ 0 & \text{otherwise,}\end{cases}
+
+    with status ``"failed"`` when an ``assert`` failed (its message is kept) and
+    ``"error"``, ``"timeout"``, ``"not run"`` or ``"missing"`` otherwise; a written answer
+    gives a ``"manual"`` result with no points (``"missing"``, 0 points, when its cell was
+    deleted). The statuses and the command line around this function are described in
+    :doc:`/book/instructors` (Grading).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The submitted notebook.
+    timeout : float, default 120.0
+        Seconds per cell (nbclient counts whole seconds: it is rounded up).
+    reference : str or pathlib.Path, optional
+        The released student notebook, whose manifest is authoritative; by default the
+        submission's own manifest is used.
+    kernel_name : str, default "python3"
+        The Jupyter kernel to run the submission in.
+
+    Returns
+    -------
+    report : GradeReport
+        The results per exercise and the problems found; ``readable=False`` (and no
+        results) when the submission is missing, a directory or not a notebook.
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is given but is not a file, or if the manifest notebook
+        (``reference``, else the submission) has no ``sslteach_assignment`` metadata, i.e.
+        was not released by :func:`release`.
+
+    See Also
+    --------
+    release : Writes the manifest this function grades against.
+
+    Notes
+    -----
+    Cost: dominated by running the notebook, at most ``timeout`` seconds of wall time
+    per code cell plus the kernel's start; memory the notebook (with its new outputs) and
+    one kernel process. Grading itself is linear in the size of the notebook.
+
+    Examples
+    --------
+    Grading needs a Jupyter kernel, so these examples show only the cases that start
+    none; :doc:`/book/instructors` shows a full run. A missing file is reported, not
+    raised:
+
+    >>> from sslteach.assignments import grade_notebook
+    >>> report = grade_notebook("no_such_submission.ipynb")
+    >>> report.readable, report.exercises, report.rows()[0]["status"]
+    (False, [], 'unreadable')
+
+    A notebook that was not released has no manifest to grade against:
+
+    >>> import json, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     nb = Path(tmp) / "chapter.ipynb"
+    ...     _ = nb.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    ...     grade_notebook(nb)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: ...chapter.ipynb has no 'sslteach_assignment' metadata: it is not a notebook released by ...
     """
     import nbformat
 
@@ -634,7 +1058,7 @@ CSV_FIELDS = ["submission", "label", "kind", "status", "points", "max_points", "
 
 
 def write_csv(reports: list[GradeReport], target) -> None:
-    with open(target, "w", newline="") as fh:
+    with open(target, "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
         w.writeheader()
         for rep in reports:
@@ -643,10 +1067,76 @@ def write_csv(reports: list[GradeReport], target) -> None:
 
 
 def write_json(reports: list[GradeReport], target) -> None:
-    Path(target).write_text(json.dumps([r.as_dict() for r in reports], indent=1) + "\n")
+    Path(target).write_text(json.dumps([r.as_dict() for r in reports], indent=1) + "\n", encoding="utf-8")
 
 
 def main(argv=None) -> int:
+    r"""The command line: ``python -m sslteach.assignments {release,grade} ...``.
+
+    ``release NOTEBOOK [...] --out DIR`` runs :func:`release_notebook` on each notebook
+    and prints one line per notebook (its number of exercises and the two copies).
+    ``grade SUBMISSION [...] [--timeout S] [--reference NB] [--csv F] [--json F]
+    [--kernel NAME]`` runs :func:`grade_notebook` on each submission, prints a table (one
+    line per exercise and kind, the autograded total :math:`\sum` points / :math:`\sum`
+    max_points per submission) and writes :meth:`GradeReport.rows` to the CSV file and
+    :meth:`GradeReport.as_dict` to the JSON file. Both commands are described in
+    :doc:`/book/instructors`.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name; by default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    code : int
+        The exit status: 0 on success; 1 when a submission could not be read (its row is
+        still written, with status ``"unreadable"``); 2 when a notebook breaks the format,
+        ``--timeout`` is not positive or ``--reference`` is not a file (the message goes to
+        stderr, prefixed ``error:``).
+
+    Raises
+    ------
+    SystemExit
+        From argparse: status 2 on a usage error (an unknown command, a missing
+        ``--out``), 0 after ``--help``.
+
+    See Also
+    --------
+    release_notebook, grade_notebook : What the two commands run.
+
+    Notes
+    -----
+    Cost: that of :func:`release_notebook` per notebook, or of :func:`grade_notebook` per
+    submission (one kernel each, run one after the other).
+
+    Examples
+    --------
+    From a shell (grading starts one Jupyter kernel per submission)::
+
+        python -m sslteach.assignments release notebooks/01_spectral_clustering.ipynb --out hw1
+        python -m sslteach.assignments grade submissions/*.ipynb \
+            --reference hw1/student/01_spectral_clustering.ipynb --csv grades.csv
+
+    The same release from Python, here of a one-exercise notebook in a temporary folder:
+
+    >>> import contextlib, io, json, tempfile
+    >>> from pathlib import Path
+    >>> from sslteach.assignments import main
+    >>> nb = {"cells": [
+    ...     {"cell_type": "markdown", "metadata": {},
+    ...      "source": "```{exercise}\n:label: ch9-ex-demo\nExplain why.\n```"},
+    ... ]}
+    >>> with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     master = Path(tmp) / "ch.ipynb"
+    ...     _ = master.write_text(json.dumps(nb))
+    ...     code = main(["release", str(master), "--out", str(Path(tmp) / "hw")])
+    ...     printed = out.getvalue().replace(tmp, "TMP")
+    >>> code
+    0
+    >>> print(printed.split(",")[0])
+    TMP/ch.ipynb: 1 exercises -> TMP/hw/student/ch.ipynb (student)
+    """
     parser = argparse.ArgumentParser(
         prog="python -m sslteach.assignments",
         description="Release student notebooks from the book's chapters and grade submissions.",
@@ -672,7 +1162,7 @@ def main(argv=None) -> int:
         if args.command == "release":
             for nb in args.notebooks:
                 s, i = release_notebook(nb, args.out)
-                n = len(parse_exercises(json.loads(nb.read_text())))
+                n = len(parse_exercises(json.loads(nb.read_text(encoding="utf-8"))))
                 print(f"{nb}: {n} exercises -> {s} (student), {i} (instructor)")
             return 0
         if not args.timeout > 0:

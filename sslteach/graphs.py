@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
 from scipy.spatial import cKDTree
-from sklearn.metrics import pairwise_distances_chunked
+from scipy.spatial.distance import cdist
 from sklearn.neighbors import NearestNeighbors
 
 from ._validation import check_data, check_int, check_positive, check_square
@@ -149,19 +149,56 @@ def _knn_edges(X, k):
     return rows, cols, edge_d, h
 
 
-def knn_graph(X, n_neighbors):
+_WEIGHTS = ("heat", "connectivity", "distance")
+
+
+def knn_graph(X, n_neighbors, *, weights="heat"):
     r"""Symmetric k-NN graph with the adaptive Gaussian weights of eq. (2) of Liu et al. (2009).
+
+    With :math:`h(x)` the distance from :math:`x` to its k-th nearest neighbour among the
+    other points, eq. (2) of Liu, Qian, Cui & Liu (2009), after Hein & Maier (2007), is
+
+    .. math::
+
+       W_{ij} = \exp\!\left(-\frac{\lVert x_i - x_j\rVert^2}{\max\{h(x_i)^2, h(x_j)^2\}}\right)
+       \quad\text{if } i \ne j \text{ and } \lVert x_i - x_j\rVert \le \max\{h(x_i), h(x_j)\},
+
+    and :math:`W_{ij} = 0` otherwise (eq. ``eq:knn-weights`` of the foundations chapter,
+    ``eq:tsk-graph`` of Chapter 3). The condition says that j is among the k nearest
+    neighbours of i or i among those of j: the symmetric "or" k-NN graph, in which every
+    point has at least k neighbours. Since the squared distance never exceeds the squared
+    width, every ``"heat"`` weight lies in :math:`[e^{-1}, 1]` (to round-off).
+
+    The one k-NN graph builder of the module: the same edges (j among the k nearest of i,
+    or i among those of j, ties at the k-th distance included) carry the weights of eq. (2)
+    (Chapter 3), 1 (the binary graph of LapSVM, Chapter 4), or the edge length (the
+    ISOMAP graph of :func:`geodesic_distances`, Chapter 2).
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); it is the graph
+    of :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
 
     Parameters
     ----------
     X : array-like of shape (n, d)
+        The points, one per row: finite and numeric, at least 2 rows.
     n_neighbors : int
         k, with 1 <= k < n.
+    weights : {"heat", "connectivity", "distance"}, default "heat"
+        ``"heat"``: eq. (2); ``"connectivity"``: 1 on every edge; ``"distance"``: the
+        Euclidean length :math:`\lVert x_i - x_j\rVert` (duplicates give stored zeros).
 
     Returns
     -------
     W : scipy.sparse.csr_matrix of shape (n, n)
-        Symmetric, zero diagonal, weights in (0, 1].
+        Symmetric, zero diagonal; with ``"heat"`` weights in (0, 1] (in fact in
+        :math:`[e^{-1}, 1]`). Each undirected edge is stored twice, as (i, j) and (j, i).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite 2-D numeric array with at least 2 rows, if
+        ``n_neighbors`` is not an integer in [1, n - 1], or if ``weights`` is not one of
+        the three names above.
 
     Notes
     -----
@@ -171,25 +208,64 @@ def knn_graph(X, n_neighbors):
 
     **Ties.** Points at exactly the k-th distance all count as neighbours, as the
     inequality in eq. (2) says; distances are recomputed exactly for every edge, so the
-    weights agree with a direct evaluation of eq. (2) to round-off.
+    weights agree with a direct evaluation of eq. (2) to round-off. Distances within a
+    relative 1e-12 of the k-th distance (equal in exact arithmetic, summed in another
+    order) count as tied with it, so the edges do not depend on the BLAS kernel or CPU
+    that computed the neighbour query's distances.
 
-    **Cost.** One k-nearest-neighbour query (a tree in low dimension, brute force in
-    high), plus :math:`O(nkd)` for the weights; memory :math:`O(nk)`.
+    **Cost.** One k-nearest-neighbour query (a k-d tree up to 15 features, about
+    :math:`O(nk \log n)` time in low dimension; brute force above, :math:`O(n^2 d)` time
+    in row blocks), plus :math:`O(nkd)` for the exact distances and weights and a radius
+    query for each point whose k-th distance is tied; memory :math:`O(nk)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.graphs import knn_graph
+    >>> X = np.array([[0.0], [1.0], [2.0], [4.0]])  # k = 2: h = 2, 1, 2, 3
+    >>> W = knn_graph(X, 2)
+    >>> W.nnz  # 5 edges, each stored twice; x_2 has x_0 and x_3 tied at its 2nd distance
+    10
+    >>> np.round(W.toarray(), 4)  # exp(-1/4), exp(-1), exp(-4/9)
+    array([[0.    , 0.7788, 0.3679, 0.    ],
+           [0.7788, 0.    , 0.7788, 0.3679],
+           [0.3679, 0.7788, 0.    , 0.6412],
+           [0.    , 0.3679, 0.6412, 0.    ]])
+
+    A duplicated point has :math:`h = 0`; the edge between the copies gets the limit 1:
+
+    >>> Xd = np.array([[0.0], [0.0], [1.0]])
+    >>> float(knn_graph(Xd, 1)[0, 1])
+    1.0
+    >>> knn_graph(Xd, 1, weights="connectivity").toarray()
+    array([[0., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 0.]])
+    >>> knn_graph(Xd, 1, weights="distance").nnz  # the zero-length edge stays stored
+    6
     """
-    return _knn_graph_and_h(X, n_neighbors)[0]
+    return _knn_graph_and_h(X, n_neighbors, weights)[0]
 
 
-def _knn_graph_and_h(X, n_neighbors):
+def _knn_graph_and_h(X, n_neighbors, weights="heat"):
     """``knn_graph`` and the exact k-th neighbour distances h (reused by out-of-sample extensions)."""
+    if not isinstance(weights, str) or weights not in _WEIGHTS:
+        raise ValueError(f"weights must be one of {_WEIGHTS}; got {weights!r}.")
     X = check_data(X, name="X", min_samples=2)
     n = X.shape[0]
     k = _check_n_neighbors(n_neighbors, n)
     rows, cols, edge_d, h = _knn_edges(X, k)
     lo, hi, first = _undirected(rows, cols, n)
     d = edge_d[first]  # ||x_i - x_j|| and ||x_j - x_i|| are the same float
-    den = np.maximum(h[lo], h[hi]) ** 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = np.where(den > 0, np.exp(-(d**2) / np.where(den > 0, den, 1.0)), 1.0)
+    if weights == "distance":
+        w = d
+    elif weights == "connectivity":
+        w = np.ones_like(d)
+    else:
+        den = np.maximum(h[lo], h[hi]) ** 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w = np.where(den > 0, np.exp(-(d**2) / np.where(den > 0, den, 1.0)), 1.0)
+    # built from (row, col) pairs so that zero-length edges (duplicates) stay stored edges
     W = sp.coo_matrix(
         (np.concatenate([w, w]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
     ).tocsr()
@@ -199,23 +275,72 @@ def _knn_graph_and_h(X, n_neighbors):
 def normalized_laplacian(W):
     r"""Normalised graph Laplacian :math:`\mathcal L = I - D^{-1/2} W D^{-1/2}`.
 
+    With the degrees :math:`d_i = \sum_{j \ne i} W_{ij}` and :math:`D = \operatorname{diag}(d)`,
+
+    .. math::
+
+       \mathcal L = D^{-1/2}(D - W)D^{-1/2} = I - D^{-1/2} W D^{-1/2},
+       \qquad
+       \mathcal L_{ij} = \delta_{ij} - \frac{W_{ij}}{\sqrt{d_i d_j}} \quad (i \ne j),
+
+    eq. ``eq:normalized-laplacian`` of the foundations chapter (Chung, 1997); Chapter 3
+    builds the spectral kernels of Liu, Qian, Cui & Liu (2009) on the eigenvectors of
+    this matrix for the graph of their eq. (2) (:func:`knn_graph`).
+
     Its eigenvalues lie in :math:`[0, 2]`, and 0 has multiplicity equal to the number
     of connected components (Chung, 1997). An isolated vertex (degree 0) gets a zero
     row and column, as in ``scipy.sparse.csgraph.laplacian(normed=True)``, which
-    computes it, so it too is a component with eigenvalue 0.
+    computes it, so it too is a component with eigenvalue 0. As there, the diagonal of
+    ``W`` (self-loops) is ignored: the degrees are the off-diagonal row sums and every
+    other vertex has :math:`\mathcal L_{ii} = 1`.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); used in
+    :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
 
     Parameters
     ----------
     W : array-like or sparse matrix of shape (n, n)
-        Symmetric, non-negative weights.
+        Symmetric, non-negative weights (a similarity graph, e.g. from :func:`knn_graph`);
+        finite.
 
     Returns
     -------
-    L : same kind as ``W`` (CSR when sparse)
+    L : ndarray or scipy.sparse.csr_matrix of shape (n, n)
+        Same kind as ``W``: CSR when ``W`` is sparse, else a dense float64 array.
+        Symmetric, with eigenvalues in :math:`[0, 2]`.
+
+    Raises
+    ------
+    ValueError
+        If ``W`` is not a finite square 2-D numeric matrix, is not symmetric (to
+        :math:`10^{-10}\max(1, \max_{ij} |W_{ij}|)`), or has a negative entry.
 
     Notes
     -----
     Time and memory :math:`O(\mathrm{nnz}(W))` for sparse input, :math:`O(n^2)` dense.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from sslteach.graphs import normalized_laplacian
+    >>> W = sp.csr_matrix(np.array([[0.0, 1.0, 1.0, 0.0],
+    ...                             [1.0, 0.0, 1.0, 0.0],
+    ...                             [1.0, 1.0, 0.0, 0.0],
+    ...                             [0.0, 0.0, 0.0, 0.0]]))  # a triangle and an isolated vertex
+    >>> L = normalized_laplacian(W)
+    >>> np.round(L.toarray(), 4)
+    array([[ 1. , -0.5, -0.5,  0. ],
+           [-0.5,  1. , -0.5,  0. ],
+           [-0.5, -0.5,  1. ,  0. ],
+           [ 0. ,  0. ,  0. ,  0. ]])
+    >>> lam = np.linalg.eigvalsh(L.toarray())
+    >>> int(np.sum(lam < 1e-10)), bool(lam.max() <= 2)  # two components; spectrum in [0, 2]
+    (2, True)
+    >>> normalized_laplacian(-W)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: W must have non-negative weights ...
     """
     W = check_square(W, name="W", symmetric=True, accept_sparse=True)
     wmin = W.min() if W.shape[0] else 0.0
@@ -234,25 +359,74 @@ def join_components(X, G):
     Components are joined along a minimum spanning tree of the *component graph*: two
     components are at the distance of their closest pair of points (Euclidean), and
     each of the c - 1 tree edges adds that closest pair as one edge of that length.
-    This is the single-linkage way of connecting clusters, close to the rule of
-    Yong & Jie (2005) cited by Bodó & Csató (2010, Sect. 3.4), and it adds the
+    With components :math:`C_1, \dots, C_c` of ``G``,
+
+    .. math::
+
+       \delta(C_a, C_b) = \min_{i \in C_a,\ j \in C_b} \lVert x_i - x_j\rVert,
+       \qquad
+       G' = G + \sum_{(a, b) \in T} \delta(C_a, C_b)\,(e_{i_{ab}} e_{j_{ab}}^\top
+       + e_{j_{ab}} e_{i_{ab}}^\top),
+
+    with :math:`T` a minimum spanning tree of the complete graph on the components with
+    edge lengths :math:`\delta`, and :math:`(i_{ab}, j_{ab})` a closest pair of
+    :math:`C_a` and :math:`C_b`. This is the single-linkage way of connecting
+    clusters, close to the rule of Yong & Jie (2005) cited by Bodó & Csató (2010, Sect. 3.4), and it adds the
     shortest possible bridges, so no geodesic becomes infinite and none is shortened
     more than needed.
 
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations, "Geodesic
+    distances"); used by Algorithm 2 (gHCK) in :doc:`/notebooks/02_cluster_kernels`
+    (Chapter 2).
+
     Parameters
     ----------
-    X : ndarray of shape (n, d)
+    X : array-like of shape (n, d)
+        The points, one row per vertex of ``G``; finite and numeric.
     G : sparse matrix of shape (n, n)
         Symmetric graph whose stored entries are edge lengths (explicit zeros are edges).
+        A dense array is converted to CSR, so its zeros are not edges.
 
     Returns
     -------
-    G : scipy.sparse.csr_matrix, connected. Unchanged when already connected.
+    G : scipy.sparse.csr_matrix of shape (n, n)
+        Connected. Unchanged (as CSR) when already connected; otherwise the input's
+        entries plus the c - 1 bridges, each stored in both directions.
+
+    Raises
+    ------
+    ValueError
+        If ``G`` is not square, if ``X`` is not a finite 2-D numeric array, or if ``X``
+        does not have one row per vertex of ``G``.
 
     Notes
     -----
-    Time :math:`O(n^2 d)` in the worst case (distances in row blocks), memory
-    :math:`O(n c)` for c components.
+    Time :math:`O(n^2 d)` in the worst case (distances in row blocks), plus
+    :math:`O(c^2)` for the tree; memory :math:`O(n c)` for c components.
+
+    **Duplicates.** Two components that share a point (duplicated rows) are at distance
+    0; their bridge is kept as a stored zero-length edge, so they are joined.
+
+    **Round-off.** The distances between components come from scikit-learn's
+    ``pairwise_distances`` (through :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y`);
+    the length of each chosen bridge is then recomputed exactly. Among bridges whose
+    lengths differ only by round-off, which one is chosen is not specified.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from scipy.sparse.csgraph import connected_components
+    >>> from sslteach.graphs import join_components
+    >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
+    >>> G = sp.csr_matrix(([1.0, 1.0, 1.0, 1.0], ([0, 1, 2, 3], [1, 0, 3, 2])), shape=(4, 4))
+    >>> connected_components(G, directed=False)[0]  # {x_0, x_1} and {x_2, x_3}
+    2
+    >>> J = join_components(X, G)
+    >>> connected_components(J, directed=False)[0], J.nnz
+    (1, 6)
+    >>> float(J[1, 2])  # the bridge: the closest pair x_1, x_2, at its length
+    4.0
     """
     G = sp.csr_matrix(G)
     if G.shape[0] != G.shape[1]:
@@ -266,10 +440,14 @@ def join_components(X, G):
     order = np.argsort(labels, kind="stable")
     starts = np.searchsorted(labels[order], np.arange(n_comp))
     # R[i, c] = distance from point i to the nearest point of component c
+    # by differences (scipy's cdist), not the BLAS |x|^2 + |y|^2 - 2x'y shortcut, so that the
+    # bridges chosen among (nearly) equal ones do not depend on the BLAS kernel
+    n = X.shape[0]
+    step = max(1, 2**22 // max(1, n))
     R = np.vstack(
         [
-            np.minimum.reduceat(chunk[:, order], starts, axis=1)
-            for chunk in pairwise_distances_chunked(X, working_memory=256)
+            np.minimum.reduceat(cdist(X[i : i + step], X)[:, order], starts, axis=1)
+            for i in range(0, n, step)
         ]
     )
     C = np.minimum.reduceat(R[order], starts, axis=0)  # component-to-component distances
@@ -299,54 +477,90 @@ def join_components(X, G):
 def geodesic_distances(X, n_neighbors=None, radius=None):
     r"""Shortest-path (geodesic) distances on the k-NN or :math:`\varepsilon` graph.
 
+    With :math:`G` the neighbourhood graph whose edges carry their Euclidean lengths,
+
+    .. math::
+
+       D_{ij} = \min_{\text{paths } i = p_0, p_1, \dots, p_r = j \text{ in } G}
+       \ \sum_{s=1}^{r} \lVert x_{p_{s-1}} - x_{p_s}\rVert ,
+
+    the geodesic distance of ISOMAP (Tenenbaum, de Silva & Langford, 2000).
     The ISOMAP construction used by Bodó & Csató (2010), Algorithm 2: edges join each
     point to its ``n_neighbors`` nearest neighbours (symmetrised) or to every point
     within ``radius``, weighted by Euclidean length; Dijkstra's algorithm
     (``scipy.sparse.csgraph.shortest_path``) gives all pairwise path lengths.
+    The k-NN graph is that of :func:`knn_graph` with ``weights="distance"`` (j among
+    the k nearest of i or i among those of j, ties at the k-th distance included).
     A disconnected graph is first joined by :func:`join_components`, so every distance
     is finite. Duplicate points are joined by zero-length edges and have distance 0.
+
+    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations, "Geodesic
+    distances"); used by Algorithm 2 (gHCK) in :doc:`/notebooks/02_cluster_kernels`
+    (Chapter 2).
 
     Parameters
     ----------
     X : array-like of shape (n, d)
+        The points, one per row: finite and numeric, at least 2 rows.
     n_neighbors : int, optional
         Build the k-NN graph (1 <= k < n). Exactly one of ``n_neighbors`` and
         ``radius`` must be given.
     radius : float, optional
-        Build the epsilon-neighbourhood graph (> 0).
+        Build the epsilon-neighbourhood graph (> 0): an edge between every two points
+        at distance at most ``radius``.
 
     Returns
     -------
     D : ndarray of shape (n, n)
         Symmetric, zero diagonal, finite, and never smaller than the Euclidean distance.
 
+    Raises
+    ------
+    ValueError
+        If neither or both of ``n_neighbors`` and ``radius`` are given, if
+        ``n_neighbors`` is not an integer in [1, n - 1], if ``radius`` is not a finite
+        number > 0, or if ``X`` is not a finite 2-D numeric array with at least 2 rows.
+
     Notes
     -----
-    Time :math:`O(n^2 \log n + n \cdot \mathrm{nnz})` for Dijkstra from every source;
-    memory one (n, n) result.
+    Time :math:`O(n^2 \log n + n \cdot \mathrm{nnz})` for Dijkstra from every source,
+    plus the graph (:func:`knn_graph`, or one radius query) and, for a disconnected
+    graph, :math:`O(n^2 d)` in :func:`join_components`; memory one (n, n) result and
+    the :math:`O(\mathrm{nnz})` graph.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.graphs import geodesic_distances
+    >>> U = np.array([[0.0, 0.0], [0.0, 1.0], [0.0, 2.0], [1.0, 2.0],
+    ...               [2.0, 2.0], [2.0, 1.0], [2.0, 0.0]])  # unit steps along a U
+    >>> D = geodesic_distances(U, n_neighbors=1)
+    >>> float(D[0, 6]), float(np.linalg.norm(U[0] - U[6]))  # along the U, and across it
+    (6.0, 2.0)
+
+    An isolated point is joined by :func:`join_components` (here x_3, at 3 from x_2):
+
+    >>> D = geodesic_distances(np.array([[0.0], [1.0], [2.0], [5.0]]), radius=1.5)
+    >>> D[3]
+    array([5., 4., 3., 0.])
     """
     X = check_data(X, name="X", min_samples=2)
     n = X.shape[0]
     if (n_neighbors is None) == (radius is None):
         raise ValueError("Give exactly one of n_neighbors (k-NN graph) or radius (epsilon graph).")
-    nn = NearestNeighbors()
-    nn.fit(X)
     if n_neighbors is not None:
-        k = _check_n_neighbors(n_neighbors, n)
-        dist, ind = nn.kneighbors(n_neighbors=k)
-        rows = np.repeat(np.arange(n), k)
-        cols = ind.ravel()
+        G = knn_graph(X, n_neighbors, weights="distance")
     else:
         r = check_positive(radius, "radius")
-        nbrs = nn.radius_neighbors(radius=r, return_distance=False)
+        nbrs = NearestNeighbors().fit(X).radius_neighbors(radius=r, return_distance=False)
         rows = np.repeat(np.arange(n), [a.size for a in nbrs])
         cols = np.concatenate(nbrs) if n else np.empty(0, int)
-    lo, hi, _ = _undirected(rows, cols, n)
-    d = _row_distances(X, lo, hi)
-    # built directly as CSR so that zero-length edges (duplicates) stay stored edges
-    G = sp.csr_matrix(
-        (np.concatenate([d, d]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
-    )
+        lo, hi, _ = _undirected(rows, cols, n)
+        d = _row_distances(X, lo, hi)
+        # built directly as CSR so that zero-length edges (duplicates) stay stored edges
+        G = sp.csr_matrix(
+            (np.concatenate([d, d]), (np.concatenate([lo, hi]), np.concatenate([hi, lo]))), shape=(n, n)
+        )
     G = join_components(X, G)
     D = shortest_path(G, method="D", directed=False)
     np.fill_diagonal(D, 0.0)

@@ -213,3 +213,38 @@ def test_table1_candidates_are_psd_and_complete():
         for _, K in items:
             assert K.shape == (60, 60) and np.isclose(np.mean(np.diag(K)), 1.0)
             assert np.linalg.eigvalsh(K).min() >= -1e-8 * np.abs(K).max(), row
+
+
+def test_select_svm_and_predict_refuse_what_they_cannot_answer():
+    import scipy.sparse as sp
+
+    X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    K = ck.hierarchical_cluster_kernel(X)
+    with pytest.raises(ValueError, match="candidates is empty"):
+        ck.select_svm([], y, [0, 3])
+    with pytest.raises(ValueError, match="Every point is labelled"):
+        ck.select_svm([({}, K)], y, np.arange(6))
+    with pytest.raises(ValueError, match="candidate kernel"):
+        ck.select_svm([({}, K[:5, :5])], y, [0, 3])
+    # a callable kernel accepts sparse X; predict compares sparse and dense rows correctly
+    model = ck.DataDependentSVC(lambda Z: ck.hierarchical_cluster_kernel(sp.csr_matrix(Z).toarray())).fit(
+        sp.csr_matrix(X), [0, -1, -1, 1, -1, -1]
+    )
+    assert np.array_equal(model.predict(X), model.transduction_)
+    with pytest.raises(ValueError, match="not those points"):
+        model.predict(X[::-1])
+
+
+def test_hck_classifier_predicts_new_points_through_the_extension():
+    rng = np.random.default_rng(1)
+    X = np.r_[rng.normal(0, 0.3, (15, 2)), rng.normal(3, 0.3, (15, 2))]
+    y = np.full(30, -1)
+    y[[0, 15]] = [0, 1]
+    model = ck.DataDependentSVC().fit(X, y)
+    assert np.array_equal(model.predict(X), model.transduction_), "training rows give transduction_"
+    # a copy of a training point attaches to it at height 0: it gets that point's label,
+    # whatever order the new points come in
+    new = X[[3, 20, 7]] + 0.0
+    assert np.array_equal(model.predict(new), model.transduction_[[3, 20, 7]])
+    assert np.array_equal(model.predict(new[::-1]), model.transduction_[[7, 20, 3]])

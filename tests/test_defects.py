@@ -147,3 +147,40 @@ def test_messages_name_the_real_mistake():  # defect 11
     a = datasets.ssl_split(y, 4, random_state=np.random.default_rng(0))  # the docstring promises it
     b = datasets.ssl_split(y, 4, random_state=np.random.default_rng(0))
     assert np.array_equal(a, b) and (a != -1).sum() == 4
+
+
+def test_values_near_1e300_are_refused_with_advice_to_rescale():  # defect 7
+    from sslteach import graphs, kernels
+
+    X, _, y = _data(n=20)
+    big = X * 1e300
+    calls = {
+        "knn_graph": lambda: graphs.knn_graph(big, 3),
+        "geodesic_distances": lambda: graphs.geodesic_distances(big, n_neighbors=3),
+        "linear_kernel": lambda: kernels.linear_kernel(big),
+        "rbf_kernel": lambda: kernels.rbf_kernel(big, sigma=1.0),
+        "ksc_kernel": lambda: ksc.ksc_kernel(big, sigma2=1.0),
+        "membership_matrix": lambda: ck.membership_matrix(big, "spectral", 2),
+        "table1_candidates": lambda: ck.table1_candidates(big),
+        "TSK": lambda: sk.TransductiveSpectralKernel(n_neighbors=3, n_components=4).fit(big, y),
+        "LapSVM": lambda: ksc.LapSVM().fit(big, y),
+        "SemiSupervisedKSC": lambda: ksc.SemiSupervisedKSC().fit(big, y),
+        "OneVsRestSemiKSC": lambda: ksc.OneVsRestSemiKSC().fit(big, y),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match="Rescale") as err:
+            call()
+        assert "e+300 in absolute value" in str(err.value), name
+
+
+def test_degenerate_data_is_refused_not_answered_with_nan():  # defect 8
+    X, _, y = _data(n=20)
+    with pytest.raises(ValueError, match="duplicate rows"):
+        ck.table1_candidates(np.ones((12, 3)))
+    model = ksc.SemiSupervisedKSC(sigma2=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="underflow"):
+        model.alpha_hat(X + 1e3)
+    assert np.all(np.isfinite(model.alpha_hat(X)))
+    V = np.linalg.qr(np.random.default_rng(0).standard_normal((20, 3)))[0]
+    with pytest.raises(ValueError, match=r"\[0, 2\]"):
+        sk.regularized_spectral_kernel(np.array([-1.0, 0.5, 1.0]), V, 0.5)

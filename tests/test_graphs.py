@@ -209,3 +209,30 @@ def test_laplacian_bad_input():
         normalized_laplacian(np.array([[0.0, -1.0], [-1.0, 0.0]]))
     with pytest.raises(ValueError, match="square"):
         normalized_laplacian(np.ones((2, 3)))
+
+
+def test_join_components_bridges_do_not_depend_on_the_blas_kernel():
+    """Equal-length bridges (the sides of a square) were chosen by the round-off of BLAS
+    distances: 60 of 200 squares differed between two OpenBLAS kernels (found in review)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import numpy as np, scipy.sparse as sp\n"
+        "from sslteach.graphs import join_components\n"
+        "out = []\n"
+        "for seed in range(200):\n"
+        "    rng = np.random.default_rng(seed); c = rng.uniform(-50, 50, 2); s = rng.uniform(0.01, 3)\n"
+        "    X = c + s * np.array([[0., 0.], [1., 0.], [0., 1.], [1., 1.]])\n"
+        "    J = sp.triu(join_components(X, sp.csr_matrix((4, 4))))\n"
+        "    out.append(sorted(zip(*[a.tolist() for a in J.nonzero()])))\n"
+        "print(out)\n"
+    )
+    runs = []
+    for kernel, threads in (("Haswell", "2"), ("Sandybridge", "1")):
+        env = dict(os.environ, OPENBLAS_CORETYPE=kernel, OPENBLAS_NUM_THREADS=threads)
+        cmd = [sys.executable, "-c", probe]
+        res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        runs.append(res.stdout)
+    assert runs[0] == runs[1], "join_components chose different bridges under two BLAS kernels"

@@ -274,3 +274,21 @@ def test_evaluate_protocol_matches_the_estimators():
     s2 = res.lapsvm_params["sigma2/median"] * med
     lap = ksc.LapSVM(sigma2=s2, gamma_A=res.lapsvm_params["gamma_A"]).fit(X[tr], y_tr)
     assert res.lapsvm == pytest.approx(np.mean(lap.predict(X) != y), abs=1 / 300)
+
+
+def test_review_findings_are_refused_or_warned():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
+    y = np.full(20, -1)
+    y[[0, 10]] = [0, 1]
+    with pytest.raises(ValueError, match="underflow"):
+        ksc.select_semi_ksc(X, y, [[100.0, 100.0]], sigma2_grid=[0.5], rho_grid=[0.5])
+    with pytest.raises(ValueError, match="y_labeled"):
+        ksc.ssf_criterion([-1.0, 1.0], [-0.5, 0.5], [0, 1])
+    with pytest.warns(UserWarning, match="distinct sign patterns"):
+        ksc.kernel_spectral_clustering(np.kron(np.eye(2), np.ones((5, 5))) + 0.01, 4)
+    y_true = np.repeat([0, 1], 10)
+    with pytest.raises(ValueError, match="n_val"):
+        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
+    with pytest.raises(ValueError, match="n_unlabeled"):
+        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)

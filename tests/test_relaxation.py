@@ -164,3 +164,14 @@ def test_bad_sweep_and_estimator_input():
         SpectralAlignmentClustering().fit(X, np.r_[np.zeros(3), -np.ones(7)])
     with pytest.raises(ValueError, match="kernel"):
         SpectralAlignmentClustering(kernel="poly").fit(X)
+
+
+def test_degenerate_inputs_are_refused_not_decided_by_round_off():
+    from sslteach.relaxation import SpectralAlignmentClustering, cut_cost_lower_bound, fiedler_vector
+
+    for X, kw in ((np.full((5, 3), 0.3), {"kernel": "rbf"}), (np.ones((3, 2)), {})):
+        with pytest.raises(ValueError, match="nothing to cluster"):
+            SpectralAlignmentClustering(**kw).fit(X)
+    for fn in (fiedler_vector, cut_cost_lower_bound):
+        with pytest.raises(ValueError, match="at least 2 points"):
+            fn(np.array([[1.0]]))

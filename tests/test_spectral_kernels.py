@@ -284,3 +284,20 @@ def test_scores_and_leave_one_out_selection():
         sk.loo_select_beta(lam, V, y, [0.0, 1.0])
     with pytest.raises(ValueError, match="one class"):
         sk.loo_select_beta(lam, V, np.where(y == 1, -1, np.where(y == -1, -1, 0)), [1.0])
+
+
+def test_loo_ties_go_to_the_smallest_beta_and_singletons_are_refused():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(0, 0.3, (20, 2)), rng.normal(3, 0.3, (20, 2))]
+    lam, V = sk.laplacian_eigenpairs(graphs.knn_graph(X, 5), 4)
+    y = np.full(40, -1)
+    y[[0, 1, 2, 20, 21, 22]] = [0, 0, 0, 1, 1, 1]
+    beta, acc = sk.loo_select_beta(lam, V, y, [100.0, 1.0])
+    assert acc[0] == acc[1] == 1.0, "both betas classify every held-out point here"
+    assert beta == 1.0, "a tie must go to the smallest beta whatever the order given"
+    y1 = np.full(40, -1)
+    y1[[0, 20]] = [0, 1]
+    with pytest.raises(ValueError, match="single labelled point"):
+        sk.loo_select_beta(lam, V, y1, [1.0, 10.0])
+    with pytest.raises(ValueError, match="non-negative"):
+        sk.harmonic_function(-graphs.knn_graph(X, 5), y)
