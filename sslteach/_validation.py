@@ -25,6 +25,7 @@ __all__ = [
     "one_hot",
     "MAX_ABS",
     "check_magnitude",
+    "check_vector",
     "validate_fit_data",
 ]
 
@@ -43,7 +44,14 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
     if X is None:
         raise ValueError(f"{name} is None; pass a 2-D array of shape (n_samples, n_features).")
     if not sp.issparse(X):
-        arr = np.asarray(X)
+        try:
+            arr = np.asarray(X)
+        except ValueError as exc:  # a ragged list of rows
+            raise ValueError(
+                f"{name} must be a 2-D array with the same number of entries in every row; {exc}"
+            ) from None
+        if arr.dtype.kind == "c":
+            raise ValueError(f"{name} holds complex numbers; pass real values (e.g. np.abs or .real).")
         if arr.ndim == 1:
             raise ValueError(
                 f"{name} is 1-D (shape {arr.shape}); pass a 2-D array of shape "
@@ -75,10 +83,40 @@ def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
                 f"{name} contains NaN or infinity; remove or impute those entries "
                 "(e.g. sklearn.impute.SimpleImputer) before calling this function."
             ) from exc
-        raise
+        raise ValueError(f"{name}: {msg}") from exc
     if finite:
         check_magnitude(X, name)
     return X
+
+
+def check_vector(v, name, *, size=None, low=None, high=None, strict_low=False, allow_empty=False):
+    """Return ``v`` as a finite 1-D float64 array (a scalar counts as one entry), named in
+    every message: numbers only, optionally of a given size and within [low, high]
+    (``strict_low=True``: above ``low``)."""
+    if v is None:
+        raise ValueError(f"{name} is None; pass a 1-D array of numbers.")
+    try:
+        arr = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers; got {v!r:.80}.") from None
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}.")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} is empty; pass a non-empty array (at least one value).")
+    if size is not None and arr.size != size:
+        raise ValueError(f"{name} must have {size} entries; got {arr.size}.")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinity; pass finite numbers.")
+    if low is not None and arr.size and (arr.min() <= low if strict_low else arr.min() < low):
+        bound = f"{'>' if strict_low else '>='} {low:g}"
+        if low == 0:
+            bound = "positive" if strict_low else "non-negative"
+        raise ValueError(f"{name} must be {bound}; got a minimum of {arr.min():g}.")
+    if high is not None and arr.size and arr.max() > high:
+        raise ValueError(f"{name} must be <= {high:g}; got a maximum of {arr.max():g}.")
+    return arr
 
 
 def check_magnitude(X, name="X"):

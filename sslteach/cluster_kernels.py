@@ -39,6 +39,7 @@ from ._validation import (
     check_labels,
     check_positive,
     check_square,
+    check_vector,
     one_hot,
     validate_fit_data,
 )
@@ -308,6 +309,8 @@ def hierarchical_cluster_kernel(
     >>> np.allclose(K_geo, K)
     True
     """
+    if not isinstance(squared, (bool, np.bool_)):
+        raise ValueError(f"squared must be True or False; got {squared!r}.")
     U, _ = cophenetic_matrix(X, linkage, metric=metric, n_neighbors=n_neighbors, radius=radius)
     if squared:
         np.square(U, out=U)
@@ -1252,9 +1255,12 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
             self.hck_ = HierarchicalClusterKernel(linkage="average").fit(X)
             K = self.hck_.kernel_
         else:
-            K = np.asarray(self.kernel(X), dtype=float)
-        if K.shape != (X.shape[0], X.shape[0]):
-            raise ValueError(f"kernel(X) must return an ({X.shape[0]}, {X.shape[0]}) matrix; got {K.shape}.")
+            K = self.kernel(X)
+            if np.shape(K) != (X.shape[0], X.shape[0]):
+                raise ValueError(
+                    f"kernel(X) must return an ({X.shape[0]}, {X.shape[0]}) matrix; got shape {np.shape(K)}."
+                )
+            K = check_square(K, name="the matrix returned by kernel(X)")
         self.kernel_ = K
         self.svc_ = SVC(kernel="precomputed", C=float(self.C)).fit(K[np.ix_(lab, lab)], y[lab])
         self.decision_ = self.svc_.decision_function(K[:, lab])
@@ -1468,6 +1474,7 @@ def table1_candidates(
     X = check_data(X, name="X", min_samples=2)
     rng = check_random_state(random_state)
     D2 = squared_distances(X)
+    sigma_factors = [float(f) for f in check_vector(sigma_factors, "sigma_factors", low=0, strict_low=True)]
     med = float(np.sqrt(np.median(D2[np.triu_indices(X.shape[0], 1)])))
     if med == 0:
         raise ValueError(
@@ -1635,6 +1642,11 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     if not Cs:
         raise ValueError("Cs is empty; pass at least one positive C.")
     yl = y[lab]
+    if np.unique(yl).size < 2:
+        raise ValueError(
+            f"The labelled points (labeled) are all of class {yl[0]!r}; an SVM needs at least two "
+            "classes among them."
+        )
     if lab.size <= 20 or np.bincount(np.unique(yl, return_inverse=True)[1]).min() < n_folds:
         folds = [(np.delete(np.arange(lab.size), i), np.array([i])) for i in range(lab.size)]
     else:

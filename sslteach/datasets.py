@@ -639,7 +639,7 @@ def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
     >>> y[:5].tolist()
     [0, 1, 2, 3, 0]
     """
-    if kind not in _CLOUDS:
+    if not isinstance(kind, str) or kind not in _CLOUDS:
         raise ValueError(f"kind must be 'three' or 'four'; got {kind!r}.")
     centres, std = _CLOUDS[kind]
     k = len(centres)

@@ -428,9 +428,9 @@ def join_components(X, G):
     >>> float(J[1, 2])  # the bridge: the closest pair x_1, x_2, at its length
     4.0
     """
-    G = sp.csr_matrix(G)
-    if G.shape[0] != G.shape[1]:
-        raise ValueError(f"G must be a square (n, n) graph; got shape {G.shape}.")
+    G = sp.csr_matrix(check_square(G, name="G", symmetric=True, accept_sparse=True))
+    if G.nnz and G.data.min() < 0:
+        raise ValueError("G holds negative edge lengths; pass distances (>= 0).")
     X = check_data(X, name="X")
     if X.shape[0] != G.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but G has {G.shape[0]} vertices; pass one row per vertex.")

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.linalg.blas import daxpy
 from sklearn.metrics.pairwise import euclidean_distances
 
-from ._validation import check_data, check_positive, check_square
+from ._validation import check_data, check_magnitude, check_positive, check_square
 
 __all__ = [
     "linear_kernel",
@@ -450,6 +450,7 @@ def _double_center(A, scale, name):
     if not np.isfinite(row).all():
         check_square(A, name=name)  # raises the NaN/inf message
         raise ValueError(f"{name} has entries so large that their means overflow; rescale it.")
+    check_magnitude(np.array([A.max(), A.min()]), name)  # two passes, no n x n temporary
     col = w @ A
     grand = row.mean()
     out = np.add.outer(-scale * row, -scale * (col - grand))

@@ -44,6 +44,7 @@ from ._validation import (
     check_labels,
     check_positive,
     check_square,
+    check_vector,
     validate_fit_data,
 )
 from .graphs import knn_graph
@@ -122,6 +123,8 @@ def ksc_kernel(X, Y=None, *, sigma2):
     (3, 1)
     """
     sigma2 = check_positive(sigma2, "sigma2")
+    if not np.isfinite(1.0 / sigma2):
+        raise ValueError(f"sigma2 = {sigma2!r} is so small that 1 / sigma2 overflows; use sigma2 >= 1e-300.")
     return rbf_kernel(X, Y, sigma=np.sqrt(sigma2 / 2.0))
 
 
@@ -575,9 +578,7 @@ def fisher_criterion(alpha_hat):
     >>> fisher_criterion([1.0, 2.0, 3.0])  # one cluster only
     0.0
     """
-    a = np.asarray(alpha_hat, dtype=float).ravel()
-    if a.size == 0 or not np.all(np.isfinite(a)):
-        raise ValueError("alpha_hat must be a non-empty finite vector.")
+    a = check_vector(np.ravel(alpha_hat) if np.ndim(alpha_hat) > 1 else alpha_hat, "alpha_hat")
     pos = a >= 0
     if pos.all() or not pos.any():
         return 0.0
@@ -643,10 +644,10 @@ def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
     >>> ssf_criterion([-1.0, -1.0, 1.0, 1.0], [0.2, 0.3], [-1, 1])  # 0.25 * 1 + 0.75 * 0.5
     0.625
     """
-    eta_u = float(eta_u)
-    if not 0.0 <= eta_u <= 1.0:
+    eta_u = check_positive(eta_u, "eta_u", strict=False)
+    if eta_u > 1.0:
         raise ValueError(f"eta_u must be in [0, 1]; got {eta_u}.")
-    e = np.asarray(e_labeled, dtype=float).ravel()
+    e = check_vector(np.ravel(e_labeled) if np.ndim(e_labeled) > 1 else e_labeled, "e_labeled")
     yl = np.asarray(y_labeled).ravel()
     if e.shape != yl.shape or e.size == 0:
         raise ValueError("e_labeled and y_labeled must be non-empty and of the same length.")
@@ -1118,9 +1119,11 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     """
     X = check_data(X, name="X", min_samples=2)
     X_val = check_data(X_val, name="X_val")
+    if X_val.shape[1] != X.shape[1]:
+        raise ValueError(f"X_val has {X_val.shape[1]} features but X has {X.shape[1]}.")
     classes, yp = _binary_labels(y, X.shape[0])
-    sigma2_grid = [check_positive(s, "sigma2") for s in np.atleast_1d(sigma2_grid)]
-    rho_grid = [float(r) for r in np.atleast_1d(rho_grid)]
+    sigma2_grid = [float(s) for s in check_vector(sigma2_grid, "sigma2_grid", low=0, strict_low=True)]
+    rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
     for r in rho_grid:
         _check_gamma_rho(gamma, r)
     scores = _ssf_grid(
@@ -1881,6 +1884,17 @@ def evaluate_protocol(
 
     X = check_data(X, name="X")
     y = check_labels(y, X.shape[0], unlabeled=None, n_classes=2, who="The protocol of Table I")[0]
+    if np.any(y == -1):
+        raise ValueError(
+            "y holds the class -1, which marks unlabelled points in the training labels; recode the "
+            "classes first, e.g. y = np.unique(y, return_inverse=True)[1]."
+        )
+    sigma2_factors = check_vector(sigma2_factors, "sigma2_factors", low=0, strict_low=True).tolist()
+    rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
+    for r in rho_grid:
+        _check_gamma_rho(1.0, r)
+    gamma_A_grid = [float(g) for g in check_vector(gamma_A_grid, "gamma_A_grid", low=0, strict_low=True)]
+    gamma_I = check_positive(gamma_I, "gamma_I", strict=False)
     labeled = check_indices(labeled, X.shape[0])
     n_unlabeled = check_int(n_unlabeled, "n_unlabeled", low=0)
     n_val = check_int(n_val, "n_val", low=1)

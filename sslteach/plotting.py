@@ -13,6 +13,8 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ._validation import check_data, check_int, check_positive, check_square
+
 __all__ = [
     "PALETTE",
     "FIGSIZE",
@@ -122,13 +124,23 @@ def class_colors(n):
     >>> class_colors(9)[8] == PALETTE[0]
     True
     """
+    n = check_int(n, "n", low=0)
     return [PALETTE[i % len(PALETTE)] for i in range(n)]
 
 
 def _ax(ax, figsize=FIGSIZE):
     if ax is None:
         _, ax = plt.subplots(figsize=figsize)
+    elif not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (or None for a new figure); got {type(ax).__name__}.")
     return ax
+
+
+def _points(X, who, min_samples=1):
+    X = check_data(X, name="X", min_samples=min_samples)
+    if X.shape[1] != 2:
+        raise ValueError(f"{who} draws 2-D points; X has shape {X.shape}. Project first (e.g. PCA).")
+    return X
 
 
 def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, colorbar=True):
@@ -199,11 +211,11 @@ def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, color
     ('Axes', 'RdBu_r', 2)
     >>> plt.close(ax.figure)
     """
-    K = np.asarray(K.toarray() if hasattr(K, "toarray") else K, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(f"plot_kernel_matrix needs a square matrix; got shape {K.shape}.")
+    K = check_square(K.toarray() if hasattr(K, "toarray") else K, name="K")
     if order is not None:
         order = np.asarray(order)
+        if order.dtype.kind not in "iu" and order.size:
+            raise ValueError(f"order must hold integer indices (a permutation); got dtype {order.dtype}.")
         if order.shape != (K.shape[0],) or not np.array_equal(np.sort(order), np.arange(K.shape[0])):
             raise ValueError(
                 f"order must be a permutation of 0..{K.shape[0] - 1} (e.g. np.argsort(y)); got an array "
@@ -295,9 +307,7 @@ def plot_points(X, y=None, *, ax=None, title=None, labels=None, s=12, unlabeled=
     3
     >>> plt.close(ax.figure)
     """
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"plot_points draws 2-D points; X has shape {X.shape}. Project first (e.g. PCA).")
+    X = _points(X, "plot_points", min_samples=0)
     ax = _ax(ax)
     if y is None:
         ax.scatter(X[:, 0], X[:, 1], s=s, color=PALETTE[0])
@@ -308,9 +318,15 @@ def plot_points(X, y=None, *, ax=None, title=None, labels=None, s=12, unlabeled=
                 f"y must hold one label per point: X has {X.shape[0]} points but y has shape {y.shape}."
             )
         mask = y == unlabeled
+        present = np.unique(y[~mask])
+        if labels is not None and len(labels) < present.size:
+            raise ValueError(
+                f"labels names {len(labels)} classes but y has {present.size} ({present.tolist()}); "
+                "pass one name per class, in the order of np.unique(y)."
+            )
         if mask.any():
             ax.scatter(X[mask, 0], X[mask, 1], s=s * 0.6, color="#BBBBBB", label="unlabelled", zorder=1)
-        for i, c in enumerate(np.unique(y[~mask])):
+        for i, c in enumerate(present):
             sel = y == c
             name = labels[i] if labels is not None else f"class {c}"
             ax.scatter(
@@ -413,13 +429,18 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
     fn = predict.predict if hasattr(predict, "predict") else predict
     if not callable(fn):
         raise ValueError("predict must be a callable or an object with a predict method.")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"plot_decision_regions works in 2-D; X has shape {X.shape}.")
+    X = _points(X, "plot_decision_regions")
+    resolution = check_int(resolution, "resolution", low=2)
+    margin = check_positive(margin, "margin", strict=False)
     ax = _ax(ax)
     lo, hi = X.min(axis=0) - margin, X.max(axis=0) + margin
     g0, g1 = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
-    Z = np.asarray(fn(np.c_[g0.ravel(), g1.ravel()])).reshape(g0.shape)
+    Z = np.asarray(fn(np.c_[g0.ravel(), g1.ravel()]))
+    if Z.shape != (g0.size,):
+        raise ValueError(
+            f"predict must return one label per point: for {g0.size} grid points it returned shape {Z.shape}."
+        )
+    Z = Z.reshape(g0.shape)
     classes = np.unique(Z)
     if y is not None:
         # colour a region as plot_points colours the points of its class: by the class's
@@ -447,6 +468,8 @@ def _fmt(value, digits):
     if isinstance(value, str):
         return value
     if isinstance(value, tuple) and len(value) == 2:
+        if not all(isinstance(v, numbers.Real) for v in value):
+            raise ValueError(f"A (mean, std) table entry must hold two numbers; got {value!r}.")
         return f"{value[0]:.{digits}f} ± {value[1]:.{digits}f}"
     if isinstance(value, numbers.Real):
         return f"{value:.{digits}f}"
@@ -510,6 +533,9 @@ def results_table(paper, ours, *, digits=2, row_name="method"):
     for side, name in ((paper, "paper"), (ours, "ours")):
         if not isinstance(side, dict) or not all(isinstance(v, dict) for v in side.values()):
             raise ValueError(f"{name} must be a dict of dicts {{row: {{column: value}}}}.")
+    digits = check_int(digits, "digits", low=0)
+    if not any(r for side in (paper, ours) for r in side.values()):
+        raise ValueError("paper and ours hold no value; pass at least one {row: {column: value}}.")
     rows = list(dict.fromkeys([*paper, *ours]))
     cols = list(dict.fromkeys([c for side in (paper, ours) for r in side.values() for c in r]))
     data = {}

@@ -27,7 +27,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils._tags import ClassifierTags
 
 from ._decisions import DENSE_EIGEN_LIMIT, first_best, orient_columns, stable_order
-from ._validation import check_data, check_labels, check_square, validate_fit_data
+from ._validation import check_labels, check_square, check_vector, validate_fit_data
 from .kernels import center_kernel, linear_kernel, normalize_kernel, rbf_kernel
 
 __all__ = [
@@ -665,7 +665,7 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     """
     if criterion not in ("alignment", "cut"):
         raise ValueError(f"criterion must be 'alignment' or 'cut'; got {criterion!r}.")
-    Ke = _kernel(K if K_eval is None else K_eval)
+    Ke = _kernel(K) if K_eval is None else check_square(K_eval, name="K_eval", symmetric=True)
     m = Ke.shape[0]
     if K_eval is not None:
         K0 = check_square(K, name="K")
@@ -673,7 +673,7 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
             raise ValueError(
                 f"K_eval has shape {Ke.shape} but K has {K0.shape}; both are over the same points."
             )
-    v = check_data(np.asarray(v, dtype=float).reshape(-1, 1), name="v")[:, 0]
+    v = check_vector(np.ravel(v) if np.ndim(v) == 2 and 1 in np.shape(v) else v, "v")
     if v.shape[0] != m:
         raise ValueError(f"v has {v.shape[0]} entries but K is {m} x {m}; pass one value per point.")
     if m < 2:
@@ -695,7 +695,9 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     quad = total + np.cumsum(4 * (2 * c - rowsum[p]) + 4 * Ke[p, p])  # y = -1 gives y'Ky = 1'K1
     denom = m * np.linalg.norm(Ke)
     if denom == 0:
-        raise ValueError("K_eval is the zero matrix; the criteria are undefined.")
+        raise ValueError(
+            f"{'K' if K_eval is None else 'K_eval'} is the zero matrix; the criteria are undefined."
+        )
     scores = quad / denom if criterion == "alignment" else (total - quad) / (2 * denom)
     best = first_best(scores, maximize=criterion == "alignment") + 1
     y = -np.ones(m)
@@ -954,7 +956,7 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             K_eval = K + float(self.C0) * np.outer(z, z)
         sweep = threshold_sweep(K, v, self.criterion, K_eval=K_eval)
         mcs = self.min_cluster_size
-        if not 1 <= mcs <= m // 2:
+        if isinstance(mcs, bool) or not 1 <= mcs <= m // 2:
             raise ValueError(
                 f"min_cluster_size must be in [1, m // 2 = {m // 2}]; got {self.min_cluster_size!r}."
             )

@@ -37,6 +37,7 @@ from ._validation import (
     check_labels,
     check_positive,
     check_square,
+    check_vector,
     one_hot,
     validate_fit_data,
 )
@@ -330,7 +331,7 @@ def tsk_constraint_matrix(eigvecs, y):
 
 
 def _check_spectrum(eigvals, eigvecs):
-    lam = np.asarray(eigvals, dtype=float)
+    lam = check_vector(eigvals, "eigvals", allow_empty=True)
     V = check_data(eigvecs, name="eigvecs")
     if lam.ndim != 1 or lam.size != V.shape[1]:
         raise ValueError(
@@ -553,8 +554,12 @@ def clean_weights(mu, T, *, tol=MU_TOL):
     >>> clean_weights([4.0, 2.0, 1e-9], T)
     array([4., 2., 0.])
     """
-    mu = np.maximum(np.asarray(mu, dtype=float), 0.0)
-    T = np.asarray(T, dtype=float)
+    mu = np.maximum(check_vector(mu, "mu", allow_empty=True), 0.0)
+    T = check_data(T, name="T", min_samples=0) if np.size(T) else np.zeros((0, mu.size))
+    if T.shape[1] != mu.size:
+        raise ValueError(
+            f"T has {T.shape[1]} columns but mu has {mu.size} entries; pass one weight per column."
+        )
     if mu.size == 0 or T.size == 0 or float((T @ mu).max()) < 1e-3:
         return np.zeros_like(mu)
     return np.where(mu < tol * mu.max(), 0.0, mu)
@@ -748,7 +753,7 @@ def tsk_scores(eigvecs, mu, y):
     """
     V = check_data(eigvecs, name="eigvecs")
     labeled, classes, codes = check_labels(y, V.shape[0], who=_WHO)[1:]
-    mu = np.asarray(mu, dtype=float)
+    mu = check_vector(mu, "mu", allow_empty=True)
     if mu.shape != (V.shape[1],):
         m = V.shape[1]
         raise ValueError(f"mu must be 1-D with one weight per eigenvector ({m}); got shape {mu.shape}.")
@@ -835,9 +840,7 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
     """
     lam, V = _check_spectrum(eigvals, eigvecs)
     y, labeled, classes, codes = check_labels(y, V.shape[0], min_classes=2, who=_WHO_LP)
-    betas = np.asarray(betas, dtype=float).ravel()
-    if betas.size == 0 or np.any(~np.isfinite(betas)) or np.any(betas <= 0):
-        raise ValueError(f"betas must be a non-empty list of positive numbers; got {betas}.")
+    betas = check_vector(betas, "betas", low=0, strict_low=True)
     idx = np.flatnonzero(labeled)
     counts = np.bincount(codes, minlength=classes.size)
     folds = [i for i, c in zip(idx, codes) if counts[c] > 1]
@@ -1589,7 +1592,13 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         ValueError: A new point has no edge to the training points; it cannot be extended.
         """
         check_is_fitted(self, "mu_")
-        Wx = sp.csr_matrix(Wx)
+        Wx = sp.csr_matrix(check_data(Wx, name="Wx", accept_sparse=True))
+        if Wx.shape[1] != self.degrees_.size:
+            raise ValueError(
+                f"Wx must have one column per training point ({self.degrees_.size}); got shape {Wx.shape}."
+            )
+        if Wx.nnz and Wx.data.min() < 0:
+            raise ValueError("Wx holds negative weights; pass the similarities of induced_weights (>= 0).")
         dx = np.asarray(Wx.sum(axis=1)).ravel()
         if np.any(dx <= 0):
             raise ValueError("A new point has no edge to the training points; it cannot be extended.")

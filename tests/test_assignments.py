@@ -560,7 +560,7 @@ def test_cli_grade_reports_unreadable_submissions_and_takes_any_timeout(tiny, tm
     cmd = [sys.executable, "-m", "sslteach.assignments", "grade"]
     res = subprocess.run(
         [*cmd, str(instructor), str(tmp_path / "missing.ipynb"), str(tmp_path / "folder.ipynb"), str(broken),
-         "--reference", str(student), "--timeout", "2.5", "--csv", str(tmp_path / "g.csv")],
+         "--reference", str(student), "--timeout", "20.5", "--csv", str(tmp_path / "g.csv")],
         capture_output=True, text=True, env=env,
     )
     assert res.returncode == 1, res.stderr[-2000:]
