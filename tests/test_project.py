@@ -16,6 +16,51 @@ def repo_url():
     return m.group(1)
 
 
+def pinned_source():
+    """The one pin of the notebooks' setup cell: the release tag of pyproject.toml's version."""
+    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    return f"git+{repo_url()}@v{version}"
+
+
+def setup_block(path):
+    """The install part of a notebook's setup cell (up to its first blank line after the pip call)."""
+    code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    src = "".join(code[0]["source"])
+    return src[: src.index("\n\n", src.index("SSLTEACH ="))]
+
+
+def test_every_setup_cell_installs_the_same_pinned_release():
+    blocks = {setup_block(p) for p in NOTEBOOKS}
+    assert len(blocks) == 1, "the notebooks' setup cells differ; keep one install block"
+    assert f'SSLTEACH = "sslteach @ {pinned_source()}"' in blocks.pop()
+
+
+def test_setup_cell_fails_offline_with_a_message_that_says_what_to_do(tmp_path):
+    """Where sslteach is missing and the network is not there, the cell stops with advice,
+    not a bare CalledProcessError. `python -S` hides site-packages (so sslteach is missing);
+    git is pointed at a path that does not exist (so the clone fails at once, offline)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": f"url.file://{tmp_path}/nowhere/.insteadOf",
+        "GIT_CONFIG_VALUE_0": "https://github.com/",
+        "GIT_TERMINAL_PROMPT": "0",
+        "PIP_NO_INDEX": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
+    block = setup_block(NOTEBOOKS[0])
+    cmd = [sys.executable, "-S", "-c", block]
+    res = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0, "the setup cell must stop when the install fails"
+    assert "RuntimeError: Could not install sslteach" in res.stderr, res.stderr[-2000:]
+    assert "check the internet connection" in res.stderr and "pip install 'sslteach @" in res.stderr
+    assert "CalledProcessError" not in res.stderr
+
+
 def test_readme_badges_use_the_configured_repository():
     url = repo_url()
     slug = url.removeprefix("https://github.com/")
@@ -39,8 +84,8 @@ def test_notebook_format(path):
     cells = nb["cells"]
     code = [c for c in cells if c["cell_type"] == "code"]
     setup = "".join(code[0]["source"])
-    # the setup cell installs sslteach from the configured repository when it is missing
-    assert 'find_spec("sslteach") is None' in setup and f"git+{repo_url()}" in setup
+    # the setup cell installs sslteach, pinned to this release, from the configured repository
+    assert 'find_spec("sslteach") is None' in setup and f'"sslteach @ {pinned_source()}"' in setup
     text = "\n".join("".join(c["source"]) for c in cells)
     labels = re.findall(r"```\{exercise\}\s*\n:label:\s*(\S+)", text)
     assert len(labels) >= 4 and len(set(labels)) == len(labels)
