@@ -301,3 +301,16 @@ def test_loo_ties_go_to_the_smallest_beta_and_singletons_are_refused():
         sk.loo_select_beta(lam, V, y1, [1.0, 10.0])
     with pytest.raises(ValueError, match="non-negative"):
         sk.harmonic_function(-graphs.knn_graph(X, 5), y)
+
+
+def test_default_beta_is_n_over_l_and_learns_a_kernel_where_beta_1_does_not():
+    """Issue 15: the old default beta=1 gives mu = 0 (no kernel, every point in the first
+    class) on Heart draws where beta='auto' = n / l learns one."""
+    X, y = datasets.load_uci("heart")[:2]
+    yt = datasets.ssl_split(y, 20, random_state=4)
+    with pytest.warns(UserWarning, match="mu = 0"):
+        old = sk.TransductiveSpectralKernel(beta=1.0).fit(X, yt)
+    new = sk.TransductiveSpectralKernel().fit(X, yt)
+    assert new.beta_ == X.shape[0] / 20
+    assert not np.any(old.mu_ > 0) and np.any(new.mu_ > 0), "the default must learn a kernel here"
+    assert np.mean(new.transduction_ == y) > np.mean(old.transduction_ == y)
