@@ -725,7 +725,7 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
        \hat\imath = \arg\max_{\mu \le i \le m - \mu} A(S, k_{\mathrm{eval}}, y^{(i)})
        \quad\text{or}\quad
        \hat\imath = \arg\min_{\mu \le i \le m - \mu} C(S, k_{\mathrm{eval}}, y^{(i)}),
-       \qquad
+
        K_{\mathrm{eval}} = K \ \text{or}\ K_P = K + C_0\,zz^\top,
 
     the alignment and cut-cost algorithms of Cristianini, Shawe-Taylor & Kandola (2001)

@@ -1,0 +1,265 @@
+"""Check the printable book: the PDF that ``jupyter-book build . --builder pdflatex`` writes.
+
+Usage: ``python tests/check_pdf.py [_build/latex/sslteach.pdf] [--out DIR]``
+
+It fails when
+
+* the PDF is missing, or has fewer than ``--min-pages`` pages (a chapter that fell out);
+* the title of a page listed in ``_toc.yml`` (each chapter, each API module) is not in the
+  PDF's text at least twice (the table of contents and the heading);
+* the text shows LaTeX or MyST that was not typeset: ``??`` (an unresolved reference or
+  citation), ``\\begin{``, ``$$``, a MyST role such as ``{doc}`...``` or a ``:::{`` fence;
+* the LaTeX log (the ``.log`` beside the PDF) reports a glyph missing from a font (shown as
+  nothing or a box in the PDF), an undefined reference or citation, or a line more than
+  ``--max-overfull`` points wider than the text (a table or formula cut off);
+* a page with display maths, or a page with a figure, renders blank: each is rendered to
+  PNG with ``pdftoppm`` and must have enough ink, the figure page enough coloured pixels
+  (the plots are in colour, the text is black). The maths page must use a maths font.
+
+Needs poppler-utils (``pdfinfo``, ``pdftotext``, ``pdffonts``, ``pdfimages``,
+``pdftoppm``). Pixels are read with Pillow when it is installed, else from a PPM with numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ("pdfinfo", "pdftotext", "pdffonts", "pdfimages", "pdftoppm")
+
+# Text that must not survive into the PDF: LaTeX's mark for an unresolved \ref or \cite,
+# LaTeX environments and display maths left as source, MyST roles and colon fences.
+RAW_MARKERS = {
+    "unresolved reference (??)": re.compile(r"\?\?"),
+    "raw \\begin{...}": re.compile(r"\\begin\{"),
+    "raw $$": re.compile(r"\$\$"),
+    "raw MyST role": re.compile(
+        r"\{(?:doc|ref|numref|eq|math|term|download|abbr|cite(?::[a-z]+)?|prf:[a-z]+)\}`"
+    ),
+    "raw MyST fence (:::{)": re.compile(r":::\{"),
+}
+LOG_PROBLEMS = {
+    "missing glyph": re.compile(r"^Missing character: There is no .*$", re.M),
+    "undefined reference": re.compile(r"^LaTeX Warning: (?:Reference|Citation) .* undefined.*$", re.M),
+}
+OVERFULL = re.compile(
+    r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\) (?:in paragraph at lines|detected at line) (\d+)", re.M
+)
+EQUATION_NUMBER = re.compile(r"\(\d+\.\d+\)\s*$", re.M)  # "(3.1)" at the end of a line
+
+
+def run(*args: str) -> str:
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+
+
+def normalise(text: str) -> str:
+    """Case-folded, ligatures and typographic quotes undone, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    return " ".join(text.split()).casefold()
+
+
+def toc_titles(root: Path = ROOT) -> dict[str, str]:
+    """The level-1 heading of every file in _toc.yml (a .md page or a notebook)."""
+    files = re.findall(r"(?:root|file):\s*(\S+)", (root / "_toc.yml").read_text())
+    titles = {}
+    for name in files:
+        md, nb = root / f"{name}.md", root / f"{name}.ipynb"
+        if md.exists():
+            lines = md.read_text().splitlines()
+        else:
+            cells = json.loads(nb.read_text())["cells"]
+            lines = [
+                line
+                for c in cells
+                if c["cell_type"] == "markdown"
+                for line in "".join(c["source"]).splitlines()
+            ]
+        heading = next((line[2:].strip() for line in lines if line.startswith("# ")), None)
+        if heading is None:
+            raise ValueError(f"{name}: no level-1 heading")
+        titles[name] = heading
+    return titles
+
+
+def raw_markers(pages: list[str]) -> list[str]:
+    """'page N: what' for every marker of untypeset source in the pages' text."""
+    found = []
+    for number, text in enumerate(pages, 1):
+        for what, pattern in RAW_MARKERS.items():
+            for m in pattern.finditer(text):
+                context = " ".join(text[max(m.start() - 40, 0) : m.end() + 40].split())
+                found.append(f"page {number}: {what}: ...{context}...")
+    return found
+
+
+def log_problems(log: str, max_overfull: float) -> list[str]:
+    """Missing glyphs, undefined references and overfull lines wider than max_overfull pt."""
+    found = [
+        f"{what}: {m.group(0).strip()}"
+        for what, pattern in LOG_PROBLEMS.items()
+        for m in pattern.finditer(log)
+    ]
+    for m in OVERFULL.finditer(log):
+        if float(m.group(1)) > max_overfull:
+            found.append(f"overfull line: {m.group(1)}pt too wide at line {m.group(2)} of the .tex")
+    return found
+
+
+def ink(pixels: np.ndarray) -> tuple[float, float]:
+    """Fractions of the pixels (H x W x 3, uint8) that are not white, and that are coloured."""
+    rgb = pixels[..., :3].astype(np.int16)
+    not_white = (rgb < 235).any(axis=-1)
+    coloured = (rgb.max(axis=-1) - rgb.min(axis=-1)) > 60
+    return float(not_white.mean()), float(coloured.mean())
+
+
+def read_ppm(path: Path) -> np.ndarray:
+    """A binary PPM (P6, maxval 255) as an H x W x 3 uint8 array."""
+    data = path.read_bytes()
+    fields, pos = [], 0
+    while len(fields) < 4:  # magic, width, height, maxval; '#' comments allowed between
+        m = re.compile(rb"\s*(#[^\n]*\n\s*)*(\S+)").match(data, pos)
+        fields.append(m.group(2))
+        pos = m.end()
+    if fields[0] != b"P6" or int(fields[3]) != 255:
+        raise ValueError(f"{path}: not an 8-bit binary PPM")
+    width, height = int(fields[1]), int(fields[2])
+    return np.frombuffer(data, np.uint8, width * height * 3, pos + 1).reshape(height, width, 3)
+
+
+def render(pdf: Path, page: int, out: Path, dpi: int = 60) -> tuple[Path, np.ndarray]:
+    """Render one page with pdftoppm: a PNG read with Pillow, or a PPM read with numpy."""
+    stem = out / f"page-{page:03d}"
+    try:
+        from PIL import Image
+    except ImportError:
+        Image = None
+    fmt = ["-png"] if Image is not None else []
+    run(
+        "pdftoppm", *fmt, "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf), str(stem)
+    )
+    if Image is not None:
+        path = stem.with_suffix(".png")
+        with Image.open(path) as im:
+            return path, np.asarray(im.convert("RGB"))
+    path = stem.with_suffix(".ppm")
+    return path, read_ppm(path)
+
+
+def math_fonts(pdf: Path, page: int) -> list[str]:
+    names = [
+        line.split()[0]
+        for line in run("pdffonts", "-f", str(page), "-l", str(page), str(pdf)).splitlines()[2:]
+    ]
+    return [n for n in names if "math" in n.lower()]
+
+
+def figure_pages(pdf: Path, min_pixels: int = 200) -> list[int]:
+    """Pages holding a raster image at least min_pixels wide and high (a notebook's plot),
+    the page with the largest image first."""
+    area: dict[int, int] = {}
+    for line in run("pdfimages", "-list", str(pdf)).splitlines()[2:]:
+        page, _, _, width, height = (int(c) if c.isdigit() else c for c in line.split()[:5])
+        if width >= min_pixels and height >= min_pixels:
+            area[page] = max(area.get(page, 0), width * height)
+    return sorted(area, key=lambda page: (-area[page], page))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("pdf", nargs="?", default=str(ROOT / "_build" / "latex" / "sslteach.pdf"))
+    parser.add_argument("--min-pages", type=int, default=150)
+    parser.add_argument("--max-overfull", type=float, default=40.0, help="points (default 40)")
+    parser.add_argument("--min-ink", type=float, default=0.02, help="non-white share of a rendered page")
+    parser.add_argument("--min-colour", type=float, default=0.01, help="coloured share of the figure page")
+    parser.add_argument("--out", help="keep the rendered pages here (default: a temporary folder)")
+    args = parser.parse_args(argv)
+
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        sys.exit(f"check_pdf: {', '.join(missing)} not found: apt-get install poppler-utils")
+    pdf = Path(args.pdf)
+    if not pdf.is_file() or pdf.stat().st_size == 0:
+        sys.exit(
+            f"check_pdf: {pdf} is missing or empty: build it with jupyter-book build . --builder pdflatex"
+        )
+
+    errors = []
+    info = dict(line.split(":", 1) for line in run("pdfinfo", str(pdf)).splitlines() if ":" in line)
+    n_pages = int(info["Pages"])
+    print(f"{pdf}: {n_pages} pages, {pdf.stat().st_size / 2**20:.1f} MiB")
+    if n_pages < args.min_pages:
+        errors.append(f"{n_pages} pages, expected at least {args.min_pages}")
+
+    pages = run("pdftotext", "-enc", "UTF-8", str(pdf), "-").split("\f")[:n_pages]
+    whole = normalise(" ".join(pages))
+    for name, title in toc_titles().items():
+        count = whole.count(normalise(title))
+        if count < 2:
+            errors.append(
+                f"title of {name} ({title!r}) found {count} time(s) in the text, expected 2 or more"
+            )
+    errors += raw_markers(pages)
+
+    log = pdf.with_suffix(".log")
+    if log.is_file():
+        errors += log_problems(log.read_text(encoding="utf-8", errors="replace"), args.max_overfull)
+    else:
+        print(f"(no {log.name} beside the PDF: LaTeX log not checked)")
+
+    # A page with display maths: the first with an equation number "(c.n)" ending a line of
+    # its layout text that uses a maths font. A page with a figure: the one with the largest
+    # plot (the thin lines of a small plot make too few coloured pixels at 60 dpi).
+    layout = run("pdftotext", "-layout", "-enc", "UTF-8", str(pdf), "-").split("\f")
+    math_page = next(
+        (i for i, text in enumerate(layout, 1) if EQUATION_NUMBER.search(text) and math_fonts(pdf, i)), None
+    )
+    figures = figure_pages(pdf)
+    if math_page is None:
+        errors.append("no page with a numbered display equation set in a maths font")
+    if not figures:
+        errors.append("no page with a figure (raster image of at least 200 x 200 pixels)")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(args.out) if args.out else Path(tmp)
+        out.mkdir(parents=True, exist_ok=True)
+        for what, page in (("maths", math_page), ("figure", figures[0] if figures else None)):
+            if page is None:
+                continue
+            path, pixels = render(pdf, page, out)
+            dark, colour = ink(pixels)
+            print(
+                f"{what} page {page}: {pixels.shape[1]}x{pixels.shape[0]} px,",
+                f"{dark:.1%} ink, {colour:.1%} colour",
+            )
+            if dark < args.min_ink:
+                errors.append(f"{what} page {page} renders nearly blank ({dark:.2%} non-white pixels)")
+            if what == "figure" and colour < args.min_colour:
+                errors.append(f"figure page {page} has no coloured plot ({colour:.2%} coloured pixels)")
+            if args.out:
+                print(f"  {path}")
+
+    for error in errors:
+        print("FAIL", error)
+    if errors:
+        sys.exit(f"check_pdf: {len(errors)} problem(s)")
+    print(
+        f"check_pdf: OK ({len(toc_titles())} titles found,",
+        f"maths on page {math_page}, {len(figures)} pages with figures)",
+    )
+
+
+if __name__ == "__main__":
+    main()
