@@ -1,6 +1,6 @@
 """Course assignments from the chapters' exercises: release student notebooks and grade submissions.
 
-Every chapter writes its exercises in one fixed format (``../shared/STYLE.md``)::
+Every chapter writes its exercises in one fixed format (``STYLE.md`` at the repository root)::
 
     ```{exercise}                      markdown cell: the statement, label ch<N>-ex-<slug>
     ```{solution-start} <label>        markdown cell: start of the gated solution (+ written solution)
@@ -18,20 +18,25 @@ notebook, never by hand:
 
 ``python -m sslteach.assignments grade SUBMISSION.ipynb [...] [--csv F] [--json F]``
     executes each submission in a fresh kernel with a per-cell timeout and reports, per
-    exercise, passed or failed with the assertion message and the points.
+    exercise, passed or failed with the assertion message and the points; an untouched
+    written answer scores 0. Submissions are named by their paths relative to the folder
+    holding them all (``alice/hw1/<notebook>`` in nbgrader's ``submitted/`` layout).
 
 The mapping to nbgrader (cell metadata schema 3; also in ``book/instructors.md``):
 
 - exercise statement: ``grade_id = <label>``, locked, neither solution nor graded;
 - written answer (Markdown): ``<label>-written``, solution and graded by hand
-  (``WRITTEN_POINTS``);
+  (``WRITTEN_POINTS``; 0 when left as handed out, in both graders);
 - code answer (stub or solution): ``<label>-code``, solution, not graded itself;
 - check cell (asserts): ``<label>-check``, graded automatically and locked
   (``CHECK_POINTS``).
 
 In the instructor copy the code answers are wrapped in ``### BEGIN SOLUTION`` /
-``### END SOLUTION``, so ``nbgrader generate_assignment`` produces the student version
-itself if an instructor prefers nbgrader's own tooling.
+``### END SOLUTION`` under the same hint comments as the student's stub, so
+``nbgrader generate_assignment`` produces the student version itself if an instructor
+prefers nbgrader's own tooling; with the repository's ``nbgrader_config.py`` (which sets
+nbgrader's stubs to :data:`CODE_STUB` and :data:`WRITTEN_STUB`, and a cell timeout of
+:data:`DEFAULT_TIMEOUT`) every cell's source is the same as in our student copy.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ import csv
 import hashlib
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -52,6 +58,9 @@ from pathlib import Path
 __all__ = [
     "CHECK_POINTS",
     "WRITTEN_POINTS",
+    "CODE_STUB",
+    "WRITTEN_STUB",
+    "DEFAULT_TIMEOUT",
     "Exercise",
     "ExerciseResult",
     "GradeReport",
@@ -59,6 +68,7 @@ __all__ = [
     "release",
     "release_notebook",
     "grade_notebook",
+    "submission_names",
     "main",
 ]
 
@@ -77,6 +87,15 @@ CHECK_POINTS = 1.0
 #: :func:`grade_notebook` reports it as "manual" with no points awarded. See
 #: :doc:`/book/instructors` (Grading).
 WRITTEN_POINTS = 1.0
+
+#: float: Seconds a submission's cell may run before it is interrupted.
+#:
+#: The default of :func:`grade_notebook` and of ``grade --timeout``, and the value of
+#: ``Execute.timeout`` in the repository's ``nbgrader_config.py`` (nbgrader's own default,
+#: 30 s, interrupts cells of chapters 2 to 4). The slowest chapter cells take about 60 s
+#: on a loaded 2-core machine with one BLAS thread per kernel; this is five times that.
+#: The measurements are in :doc:`/book/instructors` (Grading).
+DEFAULT_TIMEOUT = 300.0
 
 MANIFEST_KEY = "sslteach_assignment"
 NBGRADER_SCHEMA = 3
@@ -333,17 +352,46 @@ def _used_names(code: str) -> set[str]:
         return set()
 
 
-def _stub(label: str, solution: str, checks: list[str]) -> str:
+def _hint(label: str, solution: str, checks: list[str]) -> str:
+    """The comment lines above an answer: the exercise and what its check cell uses."""
     used = set().union(*[_used_names(c) for c in checks]) if checks else set()
     needed = [sig for name, sig in _defined_names(solution).items() if name in used]
     lines = [f"# Exercise {label}: write your code in this cell, replacing the `raise` line."]
     if needed:
         lines.append("# The check cell below uses: " + ", ".join(needed))
-    lines.append(f'raise NotImplementedError("{label}: write your solution in this cell")')
     return "\n".join(lines)
 
 
-WRITTEN_STUB = "**Your answer ({label}).** Write your derivation or explanation here (Markdown and LaTeX)."
+#: str: The line that stands for a code answer in the student copy.
+#:
+#: :func:`release` writes it under the hint comments of every code-answer cell of the
+#: student copy, where the instructor copy has the solution between ``### BEGIN SOLUTION``
+#: and ``### END SOLUTION``. The repository's ``nbgrader_config.py`` gives nbgrader the same
+#: line (``ClearSolutions.code_stub``), so ``nbgrader generate_assignment`` writes the
+#: student copy's cells exactly. See :doc:`/book/instructors` (Using nbgrader instead).
+CODE_STUB = 'raise NotImplementedError("write your solution in this cell")'
+
+#: str: The text of a written-answer cell in the student copy.
+#:
+#: The repository's ``nbgrader_config.py`` gives nbgrader the same text
+#: (``ClearSolutions.text_stub``). :func:`grade_notebook` scores a written answer that is
+#: still this text (or nbgrader's default ``YOUR ANSWER HERE``, or empty) 0, as nbgrader
+#: does, instead of leaving it to be graded by hand.
+WRITTEN_STUB = "**Your answer.** Write your derivation or explanation here (Markdown and LaTeX)."
+
+# What counts as an untouched written answer: ours, ours before the label was dropped
+# (copies released by earlier versions), and nbgrader's default text stub.
+_PLACEHOLDERS = (WRITTEN_STUB, "YOUR ANSWER HERE")
+_OLD_PLACEHOLDER_RE = re.compile(
+    r"\*\*Your answer \(ch\d+-ex-[A-Za-z0-9-]+\)\.\*\* Write your derivation or explanation here "
+    r"\(Markdown and LaTeX\)\."
+)
+
+
+def _untouched(source: str) -> bool:
+    """True when a written answer is empty or still a placeholder (whitespace ignored)."""
+    text = " ".join(source.split())
+    return not text or text in _PLACEHOLDERS or bool(_OLD_PLACEHOLDER_RE.fullmatch(text))
 
 
 def _nbgrader(grade_id, *, solution=False, grade=False, locked=False, points=None) -> dict:
@@ -399,9 +447,12 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     separate plain cells); the solution block becomes a written-answer cell
     ``<label>-written`` (when the exercise has written text or no code; an open
     exploration gets one too) and one code-answer cell per solution code cell,
-    ``<label>-code``, ``<label>-code-2``, ...: in the student copy a stub that names what the
-    check cell uses and raises ``NotImplementedError``, in the instructor copy the solution
-    between ``### BEGIN SOLUTION`` and ``### END SOLUTION``; the check cells are kept
+    ``<label>-code``, ``<label>-code-2``, ...: both copies start it with the same comment
+    lines (the exercise, and the names and signatures the check cell uses), followed in the
+    student copy by :data:`CODE_STUB` (which raises ``NotImplementedError``) and in the
+    instructor copy by the solution between ``### BEGIN SOLUTION`` and ``### END SOLUTION``,
+    so that ``nbgrader generate_assignment`` keeps the comments; a written-answer cell
+    holds :data:`WRITTEN_STUB` in the student copy; the check cells are kept
     verbatim and locked (``<label>-check``, ``<label>-check-2``, ...). Every other cell is
     kept with its outputs cleared. Both notebooks carry nbgrader cell metadata (schema 3)
     and, under ``metadata["sslteach_assignment"]``, a manifest with each exercise's check
@@ -460,11 +511,15 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     >>> print(student["cells"][2]["source"])
     # Exercise ch9-ex-demo: write your code in this cell, replacing the `raise` line.
     # The check cell below uses: answer
-    raise NotImplementedError("ch9-ex-demo: write your solution in this cell")
+    raise NotImplementedError("write your solution in this cell")
     >>> print(instructor["cells"][2]["source"])
+    # Exercise ch9-ex-demo: write your code in this cell, replacing the `raise` line.
+    # The check cell below uses: answer
     ### BEGIN SOLUTION
     answer = 1 + 1
     ### END SOLUTION
+    >>> print(student["cells"][1]["source"])
+    **Your answer.** Write your derivation or explanation here (Markdown and LaTeX).
     >>> entry = student["metadata"]["sslteach_assignment"]["exercises"][0]
     >>> entry["auto_points"], entry["manual_points"]
     (1.0, 1.0)
@@ -489,14 +544,15 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
             if e.has_written:
                 gid = f"{e.label}-written"
                 meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                student.append(_new_cell("markdown", WRITTEN_STUB.format(label=e.label), f"{gid}", meta))
+                student.append(_new_cell("markdown", WRITTEN_STUB, gid, meta))
                 instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
             for k, j in enumerate(e.code_cells):
                 gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
                 meta = _nbgrader(gid, solution=True)
                 sol = _src(nb["cells"][j])
-                student.append(_new_cell("code", _stub(e.label, sol, checks), gid, meta))
-                wrapped = f"### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
+                hint = _hint(e.label, sol, checks)  # outside the markers: nbgrader keeps it
+                student.append(_new_cell("code", f"{hint}\n{CODE_STUB}", gid, meta))
+                wrapped = f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
                 instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
             continue
         out = _clean(cell)
@@ -514,7 +570,7 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
             if not e.solution_cells:  # an open exercise: give it a written answer cell
                 gid = f"{e.label}-written"
                 meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                stub = _new_cell("markdown", WRITTEN_STUB.format(label=e.label), gid, meta)
+                stub = _new_cell("markdown", WRITTEN_STUB, gid, meta)
                 student.append(stub)
                 instructor.append(copy.deepcopy(stub))
             if after:  # text that shares the cell (a Summary after the last exercise)
@@ -661,7 +717,9 @@ class ExerciseResult:
     status : str
         For ``"auto"``: ``"passed"``, ``"failed"`` (an assertion failed), ``"error"``,
         ``"timeout"``, ``"not run"`` (the kernel died earlier) or ``"missing"`` (a check
-        cell was deleted); for ``"manual"``: ``"manual"`` or ``"missing"``.
+        cell was deleted); for ``"manual"``: ``"manual"`` (answered, to grade by hand),
+        ``"unanswered"`` (empty or still the placeholder: 0 points, as nbgrader gives) or
+        ``"missing"``.
     points : float or None
         The points earned; None for a written answer still to be graded by hand.
     max_points : float
@@ -688,7 +746,7 @@ class ExerciseResult:
 
     label: str
     kind: str  # "auto" (check cells) or "manual" (written answer)
-    status: str  # passed, failed, error, timeout, not run, missing, manual
+    status: str  # passed, failed, error, timeout, not run, missing, manual, unanswered
     points: float | None
     max_points: float
     message: str = ""
@@ -710,7 +768,9 @@ class GradeReport:
     Parameters
     ----------
     submission : str
-        The submission's file name.
+        The submission's name: its file name, or, from the command line, its path relative
+        to the folder that holds all the graded submissions (:func:`submission_names`),
+        such as ``alice/hw1/01_spectral_clustering.ipynb``.
     exercises : list of ExerciseResult
         One or two results per exercise of the manifest, in its order.
     problems : list of str
@@ -794,11 +854,29 @@ class GradeReport:
         }
 
 
-def _error_text(outputs) -> str:
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+_CELL_FRAME_RE = re.compile(r"Cell In\[\d+\], line (\d+)")
+
+
+def _error_text(outputs, source: str = "") -> str:
+    """``"<ename>: <first line of the message>"`` of the first error output, else "".
+
+    An error without a message (a bare ``assert``) is named by the line of ``source`` (the
+    cell) where it was raised, read from the traceback's first frame:
+    ``"AssertionError at line 5: assert np.allclose(got, expected)"``.
+    """
     for out in outputs:
         if out.get("output_type") == "error":
+            ename = out.get("ename", "Error")
             value = str(out.get("evalue", "")).strip().splitlines()
-            return f"{out.get('ename', 'Error')}: {value[0] if value else ''}".rstrip(": ")
+            if value:
+                return f"{ename}: {value[0]}"
+            frame = _CELL_FRAME_RE.search(_ANSI_RE.sub("", "\n".join(out.get("traceback", []))))
+            lines = source.splitlines()
+            if frame and 0 < int(frame.group(1)) <= len(lines):
+                n = int(frame.group(1))
+                return f"{ename} at line {n}: {lines[n - 1].strip()[:120]}"
+            return ename
     return ""
 
 
@@ -838,7 +916,7 @@ def _run(nb, cwd: Path, timeout: float, kernel_name: str) -> list[CellOutcome]:
                 dead_at = i + 1
                 outcomes.append(CellOutcome(i + 1, gid, "timeout", "the cell could not be interrupted"))
                 continue
-            err = _error_text(cell.outputs)
+            err = _error_text(cell.outputs, cell.source)
             timed_out = time.monotonic() - start >= timeout and err.startswith(
                 ("Timeout", "KeyboardInterrupt")
             )
@@ -868,7 +946,7 @@ def _probe(client) -> bool:
 
 
 def grade_notebook(
-    path, *, timeout: float = 120.0, reference=None, kernel_name: str = "python3"
+    path, *, timeout: float = DEFAULT_TIMEOUT, reference=None, kernel_name: str = "python3", name=None
 ) -> GradeReport:
     r"""Execute a submission in a fresh kernel and grade every exercise.
 
@@ -887,23 +965,32 @@ def grade_notebook(
     .. math:: \mathtt{points} = \begin{cases}\mathtt{auto\_points} & \text{every check cell
        ran without an error,}\\ 0 & \text{otherwise,}\end{cases}
 
-    with status ``"failed"`` when an ``assert`` failed (its message is kept) and
-    ``"error"``, ``"timeout"``, ``"not run"`` or ``"missing"`` otherwise; a written answer
-    gives a ``"manual"`` result with no points (``"missing"``, 0 points, when its cell was
-    deleted). The statuses and the command line around this function are described in
+    with status ``"failed"`` when an ``assert`` failed (its message is kept; an ``assert``
+    without a message is named by its line, ``AssertionError at line 5: assert ...``) and
+    ``"error"``, ``"timeout"``, ``"not run"`` or ``"missing"`` otherwise. A written answer
+    gives a ``"manual"`` result with no points, to grade by hand, unless it is untouched:
+    when its cell, whitespace aside, is empty or still the placeholder handed out
+    (:data:`WRITTEN_STUB`, the labelled text of earlier releases, or nbgrader's
+    ``YOUR ANSWER HERE``), it is ``"unanswered"`` with 0 points, as nbgrader scores an
+    unchanged answer cell (``"missing"``, 0 points, when the cell was deleted). The
+    statuses and the command line around this function are described in
     :doc:`/book/instructors` (Grading).
 
     Parameters
     ----------
     path : str or pathlib.Path
         The submitted notebook.
-    timeout : float, default 120.0
-        Seconds per cell (nbclient counts whole seconds: it is rounded up).
+    timeout : float, default 300.0
+        Seconds per cell, :data:`DEFAULT_TIMEOUT` by default (nbclient counts whole
+        seconds: it is rounded up).
     reference : str or pathlib.Path, optional
         The released student notebook, whose manifest is authoritative; by default the
         submission's own manifest is used.
     kernel_name : str, default "python3"
         The Jupyter kernel to run the submission in.
+    name : str, optional
+        The submission's name in the report (:attr:`GradeReport.submission`); by default
+        its file name. The command line passes :func:`submission_names`.
 
     Returns
     -------
@@ -935,9 +1022,18 @@ def grade_notebook(
     raised:
 
     >>> from sslteach.assignments import grade_notebook
-    >>> report = grade_notebook("no_such_submission.ipynb")
+    >>> report = grade_notebook("no_such_submission.ipynb", name="alice/hw1/no_such_submission.ipynb")
     >>> report.readable, report.exercises, report.rows()[0]["status"]
     (False, [], 'unreadable')
+    >>> report.submission
+    'alice/hw1/no_such_submission.ipynb'
+
+    An untouched written answer (empty or still the placeholder) scores 0 when graded; any
+    other text is left to be graded by hand:
+
+    >>> from sslteach.assignments import WRITTEN_STUB, _untouched
+    >>> _untouched(WRITTEN_STUB), _untouched("  "), _untouched("Since $L$ is PSD, ...")
+    (True, True, False)
 
     A notebook that was not released has no manifest to grade against:
 
@@ -954,11 +1050,12 @@ def grade_notebook(
     import nbformat
 
     path = Path(path)
+    name = path.name if name is None else str(name)
     try:
         nb = nbformat.read(str(path), as_version=4)
     except Exception as exc:  # missing, a directory, not JSON, not a notebook
         problem = f"the submission could not be read as a notebook: {exc}"
-        return GradeReport(path.name, [], [problem], readable=False)
+        return GradeReport(name, [], [problem], readable=False)
     if reference is not None and not Path(reference).is_file():
         raise ValueError(f"the reference notebook {reference} does not exist or is not a file.")
     ref = nbformat.read(str(reference), as_version=4) if reference is not None else nb
@@ -1020,18 +1117,64 @@ def grade_notebook(
                 ExerciseResult(label, "auto", status, points, ex["auto_points"], "; ".join(messages))
             )
         if ex["manual_points"]:
-            present = f"{label}-written" in cells_by_gid
-            results.append(
-                ExerciseResult(
-                    label,
-                    "manual",
-                    "manual" if present else "missing",
-                    None if present else 0.0,
-                    ex["manual_points"],
-                    "graded by hand" if present else "the written answer cell was deleted",
-                )
-            )
-    return GradeReport(path.name, results, problems)
+            cell = cells_by_gid.get(f"{label}-written")
+            if cell is None:
+                status, points, message = "missing", 0.0, "the written answer cell was deleted"
+            elif _untouched(cell.source):
+                status, points, message = "unanswered", 0.0, "the written answer is empty or the placeholder"
+            else:
+                status, points, message = "manual", None, "graded by hand"
+            results.append(ExerciseResult(label, "manual", status, points, ex["manual_points"], message))
+    return GradeReport(name, results, problems)
+
+
+def submission_names(paths) -> list[str]:
+    r"""Name submissions by their paths relative to the folder that holds them all.
+
+    ``grade`` names each report (and each CSV and JSON row) this way, so that submissions
+    collected in nbgrader's layout, ``submitted/<student>/<assignment>/<notebook>``, keep
+    the student in their name. A single submission is named by its file name. The paths
+    are made absolute without resolving symbolic links, and need not exist.
+
+    Parameters
+    ----------
+    paths : list of str or pathlib.Path
+        The submissions, as given on the command line.
+
+    Returns
+    -------
+    names : list of str
+        One name per path, in order, with ``/`` as the separator: the path relative to the
+        longest common parent folder of all the paths (the absolute path when they share
+        none, as on different Windows drives).
+
+    See Also
+    --------
+    grade_notebook : Takes the name as ``name``.
+
+    Notes
+    -----
+    Cost: time linear in the total length of the paths; no file is opened.
+
+    Examples
+    --------
+    >>> from sslteach.assignments import submission_names
+    >>> submission_names(["submitted/alice/hw1/01_spectral_clustering.ipynb",
+    ...                   "submitted/bob/hw1/01_spectral_clustering.ipynb"])
+    ['alice/hw1/01_spectral_clustering.ipynb', 'bob/hw1/01_spectral_clustering.ipynb']
+    >>> submission_names(["submissions/alice.ipynb", "submissions/bob.ipynb"])
+    ['alice.ipynb', 'bob.ipynb']
+    >>> submission_names(["submitted/alice/hw1/01_spectral_clustering.ipynb"])
+    ['01_spectral_clustering.ipynb']
+    """
+    full = [Path(os.path.abspath(p)) for p in paths]
+    if not full:
+        return []
+    try:
+        common = Path(os.path.commonpath([str(p.parent) for p in full]))
+    except ValueError:  # no common parent (different drives)
+        return [p.as_posix() for p in full]
+    return [p.relative_to(common).as_posix() for p in full]
 
 
 # --------------------------------------------------------------------------------------- output
@@ -1043,10 +1186,11 @@ def format_table(reports: list[GradeReport]) -> str:
     for rep in reports:
         lines.append(f"{rep.submission}: {rep.score:g} / {rep.max_auto:g} autograded points")
         width = max([len(r.label) for r in rep.exercises] + [8])
-        lines.append(f"  {'exercise':<{width}}  {'kind':<6}  {'status':<8}  {'points':>9}  message")
+        sw = max([len(r.status) for r in rep.exercises] + [8])
+        lines.append(f"  {'exercise':<{width}}  {'kind':<6}  {'status':<{sw}}  {'points':>9}  message")
         for r in rep.exercises:
             pts = ("?" if r.points is None else f"{r.points:g}") + f" / {r.max_points:g}"
-            row = f"  {r.label:<{width}}  {r.kind:<6}  {r.status:<8}  {pts:>9}  {r.message}"
+            row = f"  {r.label:<{width}}  {r.kind:<6}  {r.status:<{sw}}  {pts:>9}  {r.message}"
             lines.append(row.rstrip())
         for p in rep.problems:
             lines.append(f"  note: {p}")
@@ -1079,7 +1223,10 @@ def main(argv=None) -> int:
     [--kernel NAME]`` runs :func:`grade_notebook` on each submission, prints a table (one
     line per exercise and kind, the autograded total :math:`\sum` points / :math:`\sum`
     max_points per submission) and writes :meth:`GradeReport.rows` to the CSV file and
-    :meth:`GradeReport.as_dict` to the JSON file. Both commands are described in
+    :meth:`GradeReport.as_dict` to the JSON file. Each submission is named by its path
+    relative to the folder that holds them all (:func:`submission_names`): graded from
+    nbgrader's ``submitted/`` folder, ``submitted/*/hw1/*.ipynb`` gives rows such as
+    ``alice/hw1/01_spectral_clustering.ipynb``. Both commands are described in
     :doc:`/book/instructors`.
 
     Parameters
@@ -1115,7 +1262,7 @@ def main(argv=None) -> int:
     From a shell (grading starts one Jupyter kernel per submission)::
 
         python -m sslteach.assignments release notebooks/01_spectral_clustering.ipynb --out hw1
-        python -m sslteach.assignments grade submissions/*.ipynb \
+        python -m sslteach.assignments grade submitted/*/hw1/01_spectral_clustering.ipynb \
             --reference hw1/student/01_spectral_clustering.ipynb --csv grades.csv
 
     The same release from Python, here of a one-exercise notebook in a temporary folder:
@@ -1147,9 +1294,25 @@ def main(argv=None) -> int:
     rel.add_argument(
         "--out", required=True, type=Path, help="output directory (student/ and instructor/ inside)"
     )
-    gr = sub.add_parser("grade", help="execute submissions and grade their exercises")
-    gr.add_argument("submissions", nargs="+", type=Path)
-    gr.add_argument("--timeout", type=float, default=120.0, help="seconds per cell (default 120)")
+    gr = sub.add_parser(
+        "grade",
+        help="execute submissions and grade their exercises",
+        description=(
+            "Execute each submission in a fresh kernel and grade every exercise: a check is passed, "
+            "failed, error, timeout, not run or missing; a written answer is manual (to grade by hand), "
+            "unanswered (empty or the placeholder: 0 points, as in nbgrader) or missing. Submissions are "
+            "named by their paths relative to the folder that holds them all, so "
+            "submitted/*/hw1/*.ipynb gives alice/hw1/<notebook>. Exit status 1 when a submission "
+            "cannot be read (its row says unreadable), 2 on a bad argument."
+        ),
+    )
+    gr.add_argument("submissions", nargs="+", type=Path, help="the submitted notebooks")
+    gr.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help=f"seconds per cell before it is interrupted (default {DEFAULT_TIMEOUT:g})",
+    )
     gr.add_argument(
         "--reference", type=Path, help="the released student notebook (its checks are authoritative)"
     )
@@ -1170,8 +1333,8 @@ def main(argv=None) -> int:
         if args.reference is not None and not args.reference.is_file():
             raise ValueError(f"--reference {args.reference} does not exist or is not a file.")
         reports = [
-            grade_notebook(p, timeout=args.timeout, reference=args.reference, kernel_name=args.kernel)
-            for p in args.submissions
+            grade_notebook(p, timeout=args.timeout, reference=args.reference, kernel_name=args.kernel, name=n)
+            for p, n in zip(args.submissions, submission_names(args.submissions), strict=True)
         ]
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -129,26 +129,63 @@ def test_released_copies_pass_nbgrader_validation(chapter, released):
         assert len(ids) == len(set(ids)), "grade_ids must be unique"
 
 
+NBGRADER = Path(sys.executable).with_name("nbgrader")
+
+
+def _nbgrader(*args, cwd):
+    res = subprocess.run([str(NBGRADER), *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, (args, res.stdout[-2000:], res.stderr[-3000:])
+    return res
+
+
+# The settings `nbgrader quickstart sslteach` writes (running it takes seconds to a minute).
+QUICKSTART_CONFIG = """c = get_config()
+c.CourseDirectory.course_id = "sslteach"
+c.IncludeHeaderFooter.header = "source/header.ipynb"
+"""
+
+
 @pytest.fixture(scope="module")
-def nbgrader_release(released, tmp_path_factory):
-    """nbgrader's own generate_assignment, run once on every chapter's instructor copy."""
+def nbgrader_course(released, tmp_path_factory):
+    """The route of book/instructors.md: a course whose nbgrader_config.py is quickstart's
+    with the repository's appended (which drops quickstart's header notebook: there is
+    none here, so nbgrader would fail if it still wanted one), every chapter's instructor
+    copy in ``source/hw/``, then ``nbgrader generate_assignment hw``."""
     _, paths = released
     course = tmp_path_factory.mktemp("course")
+    config = QUICKSTART_CONFIG + "\n" + (ROOT / "nbgrader_config.py").read_text()
+    (course / "nbgrader_config.py").write_text(config)
     (course / "source" / "hw").mkdir(parents=True)
     for _, instructor in paths.values():
-        (course / "source" / "hw" / instructor.name).write_bytes(instructor.read_bytes())
-    (course / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.course_id = "sslteach"\n')
-    nbgrader = Path(sys.executable).with_name("nbgrader")
-    res = subprocess.run(
-        [str(nbgrader), "generate_assignment", "hw", "--force"], cwd=course, capture_output=True, text=True
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    return course / "release" / "hw"
+        shutil.copy(instructor, course / "source" / "hw" / instructor.name)
+    _nbgrader("generate_assignment", "hw", "--force", cwd=course)
+    return course
+
+
+@pytest.fixture(scope="module")
+def nbgrader_release(nbgrader_course):
+    """nbgrader's own student copies of every chapter (``release/hw/``)."""
+    return nbgrader_course / "release" / "hw"
+
+
+def test_nbgrader_config_matches_the_module():
+    """nbgrader_config.py repeats the module's stubs and timeout as literals (nbgrader may
+    run in an environment without sslteach); they must stay the same."""
+    from traitlets.config import Config
+
+    config = Config()
+    namespace = {"get_config": lambda: config}
+    exec(compile((ROOT / "nbgrader_config.py").read_text(), "nbgrader_config.py", "exec"), namespace)
+    assert config.ClearSolutions.code_stub == {"python": asg.CODE_STUB}
+    assert config.ClearSolutions.text_stub == asg.WRITTEN_STUB
+    assert config.Execute.timeout == asg.DEFAULT_TIMEOUT and config.Execute.interrupt_on_timeout is True
+    assert config.Execute.raise_on_iopub_timeout is False
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
 def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, released, nbgrader_release):
-    """nbgrader itself turns our instructor copy into a student copy with the same cells."""
+    """With the repository's nbgrader_config.py, nbgrader itself turns our instructor copy
+    into our student copy: the same cells, ids and sources, hints included."""
     _, paths = released
     student, instructor = paths[chapter.stem]
     theirs = nbformat.read(str(nbgrader_release / instructor.name), as_version=4)
@@ -156,15 +193,10 @@ def test_nbgrader_generate_assignment_reproduces_the_student_copy(chapter, relea
     assert len(theirs.cells) == len(ours.cells)
     for a, b in zip(theirs.cells, ours.cells, strict=True):
         ga, gb = (c.metadata.get("nbgrader", {}).get("grade_id") for c in (a, b))
-        assert ga == gb
-        if b.metadata.get("nbgrader", {}).get("solution"):
-            assert (
-                "BEGIN SOLUTION" not in a.source
-                and "NotImplementedError" in a.source
-                or a.cell_type == "markdown"
-            )
-        else:
-            assert a.source == b.source
+        assert (ga, a.cell_type) == (gb, b.cell_type)
+        assert a.source == b.source, ga
+    hints = [c.source for c in ours.cells if "The check cell below uses:" in c.source]
+    assert hints, "no stub names what its check uses"
 
 
 # Running whole chapters is what nbval already does for every master notebook. Here one real
@@ -175,13 +207,14 @@ END_TO_END = "00_foundations"
 
 
 def _code_sources(nb):
-    """Code cells' sources, without nbgrader's solution markers."""
+    """Code cells' sources; of a solution, only what lies between nbgrader's markers."""
     out = []
     for c in nb["cells"]:
         if c["cell_type"] == "code":
-            marks = ("### BEGIN SOLUTION", "### END SOLUTION")
-            lines = [ln for ln in _text(c).splitlines() if ln.strip() not in marks]
-            out.append("\n".join(lines))
+            src = _text(c)
+            if "### BEGIN SOLUTION\n" in src:
+                src = src.split("### BEGIN SOLUTION\n", 1)[1].rsplit("\n### END SOLUTION", 1)[0]
+            out.append(src)
     return out
 
 
@@ -248,23 +281,118 @@ def test_each_chapters_wrong_answer_fails_its_check(chapter, released):
     assert wrong_run.status == "error" and wrong_run.error.startswith("AssertionError"), (label, wrong_run)
 
 
-def test_grading_a_real_chapter_with_one_wrong_answer(released):
-    """The grader end to end on a real chapter: every other exercise earns its points."""
+def _solution_lines(source):
+    """An instructor answer as a student would submit it: without nbgrader's markers."""
+    marks = ("### BEGIN SOLUTION", "### END SOLUTION")
+    return "\n".join(ln for ln in source.split("\n") if ln.strip() not in marks)
+
+
+@pytest.fixture(scope="module")
+def nbgrader_submissions(released, nbgrader_course):
+    """Two submissions of END_TO_END collected in nbgrader's layout, ``submitted/<student>/hw/``.
+
+    alice filled nbgrader's own student copy with the solutions, except one wrong answer
+    (WRONG_ANSWERS) and one written answer left untouched (the open exploration, which has
+    no solution, stays untouched too); bob's file is broken. Returns the two paths, the
+    wrong answer's label and the grade ids of the untouched written answers.
+    """
     _, paths = released
-    student, instructor = paths[END_TO_END]
+    instructor = nbformat.read(str(paths[END_TO_END][1]), as_version=4)
+    answers = {c.metadata.nbgrader.grade_id: c.source for c in instructor.cells if "nbgrader" in c.metadata}
     label, wrong = WRONG_ANSWERS[END_TO_END]
-    nb = nbformat.read(str(instructor), as_version=4)
-    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == f"{label}-code")
-    cell.source = wrong
-    submission = instructor.parent / f"wrong_{instructor.name}"
-    nbformat.write(nb, str(submission))
-    report = asg.grade_notebook(submission, timeout=300, reference=student)
-    auto = [r for r in report.exercises if r.kind == "auto"]
-    assert {r.label for r in auto if r.status != "passed"} == {label}
-    bad = next(r for r in auto if r.label == label)
-    assert bad.status == "failed" and bad.points == 0 and bad.message.startswith("AssertionError")
-    assert report.score == report.max_auto - bad.max_points > 0
-    assert report.problems == []
+    nb = nbformat.read(str(nbgrader_course / "release" / "hw" / f"{END_TO_END}.ipynb"), as_version=4)
+    solutions = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    untouched = next(
+        c.metadata.nbgrader.grade_id
+        for c in solutions
+        if c.cell_type == "markdown" and not c.metadata.nbgrader.grade_id.startswith(label)
+    )
+    for cell in solutions:
+        gid = cell.metadata.nbgrader.grade_id
+        if gid == f"{label}-code":
+            cell.source = wrong
+        elif gid != untouched:
+            cell.source = _solution_lines(answers[gid])
+    alice = nbgrader_course / "submitted" / "alice" / "hw" / f"{END_TO_END}.ipynb"
+    bob = nbgrader_course / "submitted" / "bob" / "hw" / f"{END_TO_END}.ipynb"
+    for path in (alice, bob):
+        path.parent.mkdir(parents=True)
+    nbformat.write(nb, str(alice))
+    bob.write_text("{not a notebook")
+    untouched = {untouched} | {g for g, src in answers.items() if src == asg.WRITTEN_STUB}
+    return alice, bob, label, untouched
+
+
+@pytest.fixture(scope="module")
+def graded(released, nbgrader_submissions, tmp_path_factory):
+    """``python -m sslteach.assignments grade`` (through ``main``) on the two submissions."""
+    alice, bob, _, _ = nbgrader_submissions
+    out = tmp_path_factory.mktemp("graded")
+    student = released[1][END_TO_END][0]
+    code = asg.main(
+        ["grade", str(alice), str(bob), "--reference", str(student),
+         "--json", str(out / "g.json"), "--csv", str(out / "g.csv")]
+    )
+    return code, json.loads((out / "g.json").read_text()), list(csv.DictReader(open(out / "g.csv")))
+
+
+def test_grading_a_real_chapter_with_one_wrong_answer(graded, nbgrader_submissions):
+    """The grader end to end on a real chapter in nbgrader's layout: every other exercise
+    earns its points, the untouched written answer scores 0, and each submission is named
+    by its path under ``submitted/``, the broken one included (exit status 1)."""
+    _, _, label, untouched = nbgrader_submissions
+    code, reports, rows = graded
+    assert code == 1
+    names = [f"alice/hw/{END_TO_END}.ipynb", f"bob/hw/{END_TO_END}.ipynb"]
+    assert [r["submission"] for r in reports] == names
+    report, broken = reports
+    assert not broken["readable"] and broken["exercises"] == []
+    assert {r["submission"] for r in rows} == set(names)
+    auto = [r for r in report["exercises"] if r["kind"] == "auto"]
+    assert {r["label"] for r in auto if r["status"] != "passed"} == {label}
+    bad = next(r for r in auto if r["label"] == label)
+    assert bad["status"] == "failed" and bad["points"] == 0 and bad["message"].startswith("AssertionError")
+    assert report["score"] == report["max_autograded"] - bad["max_points"] > 0
+    assert report["problems"] == []
+    manual = {f"{r['label']}-written": r for r in report["exercises"] if r["kind"] == "manual"}
+    assert len(untouched) == 2 and untouched < set(manual)  # the chapter's open exploration and one more
+    for gid, r in manual.items():
+        expected = ("unanswered", 0) if gid in untouched else ("manual", None)
+        assert (r["status"], r["points"]) == expected, r
+
+
+def test_nbgrader_autograde_agrees_with_grade(graded, nbgrader_submissions, nbgrader_course):
+    """nbgrader's own autograde, with the repository's nbgrader_config.py, on the same
+    submission: every check cell passes or fails in both, with the same points; the
+    untouched written answer scores 0 in both; the others await a grader in both."""
+    from nbgrader.api import Gradebook
+
+    alice, _, label, untouched = nbgrader_submissions
+    _nbgrader("autograde", "hw", "--student", "alice", "--force", cwd=nbgrader_course)
+    with Gradebook(f"sqlite:///{nbgrader_course / 'gradebook.db'}", course_id="sslteach") as gb:
+        sub = gb.find_submission_notebook(END_TO_END, "hw", "alice")
+        theirs = {g.name: (g.auto_score, g.max_score, g.needs_manual_grade) for g in sub.grades}
+    ours = graded[1][0]["exercises"]
+    compared = set()
+    for r in ours:
+        if r["kind"] == "auto":
+            gids = [g for g in theirs if g == f"{r['label']}-check" or g.startswith(f"{r['label']}-check-")]
+            assert gids, r
+            scores = [theirs[g][0] for g in gids]
+            assert (r["status"] == "passed") == all(theirs[g][0] == theirs[g][1] for g in gids), (r, scores)
+            assert r["points"] == sum(scores) and r["max_points"] == sum(theirs[g][1] for g in gids)
+        else:
+            gids = [f"{r['label']}-written"]
+            score, max_score, needs_hand = theirs[gids[0]]
+            assert r["max_points"] == max_score
+            assert (score, needs_hand) == ((0, False) if r["status"] == "unanswered" else (None, True)), r
+        compared.update(gids)
+    assert compared == set(theirs), "nbgrader grades cells that sslteach does not, or the reverse"
+    assert theirs[f"{label}-check"][0] == 0 and all(theirs[g][0] == 0 for g in untouched)
+    autograded = nbformat.read(str(nbgrader_course / "autograded" / "alice" / "hw" / alice.name), 4)
+    errors = [o for c in autograded.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert [e.ename for e in errors] == ["AssertionError"], "a cell was interrupted or broke"
 
 
 # ----------------------------------------------------------------------- a small synthetic course
@@ -354,7 +482,13 @@ def test_tiny_release_structure(tiny):
     ]
     assert ids[-3:] == ["ch9-ex-open", "ch9-ex-open-written", None]  # the summary after the answer
     assert s.cells[-1].source.startswith("## Summary")
-    assert "double(v)" in s.cells[4].source and "2 * v" not in json.dumps(s)
+    assert s.cells[4].source == (
+        "# Exercise ch9-ex-double: write your code in this cell, replacing the `raise` line.\n"
+        "# The check cell below uses: double(v)\n" + asg.CODE_STUB
+    )
+    assert "2 * v" not in json.dumps(s) and s.cells[3].source == asg.WRITTEN_STUB
+    inst = nbformat.read(str(instructor), as_version=4)  # the same hint, above nbgrader's markers
+    assert inst.cells[4].source.startswith(s.cells[4].source.rsplit("\n", 1)[0] + "\n### BEGIN SOLUTION\n")
     assert "written part" not in json.dumps(s)
     manifest = s.metadata[asg.MANIFEST_KEY]
     assert [e["label"] for e in manifest["exercises"]] == [
@@ -390,6 +524,7 @@ def test_grading_restores_edited_checks_and_reports_deleted_ones(tiny):
 
     def edit(nb):
         nb.cells[_answer(nb, "ch9-ex-double")].source = "def double(v):\n    return 0"
+        nb.cells[_answer(nb, "ch9-ex-half")].source = "def half(v):\n    return v"
         chk = next(
             c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch9-ex-double-check"
         )
@@ -403,7 +538,9 @@ def test_grading_restores_edited_checks_and_reports_deleted_ones(tiny):
     assert res["ch9-ex-double"].status == "failed"
     assert any("ch9-ex-double-check" in p and "restored" in p for p in report.problems)
     assert res["ch9-ex-triple"].status == "missing" and res["ch9-ex-triple"].points == 0
-    assert res["ch9-ex-half"].status == "passed"
+    # an assert without a message is named by its line
+    assert res["ch9-ex-half"].status == "failed"
+    assert res["ch9-ex-half"].message == "AssertionError at line 1: assert half(4) == 2"
 
 
 def test_grading_survives_a_dying_kernel(tiny):
@@ -449,12 +586,23 @@ def test_cli_release_and_grade_write_table_csv_and_json(tiny, tmp_path):
         env=env,
     )
     assert res.returncode == 0, res.stderr[-2000:]
-    assert "09_tiny.ipynb: 3 / 3 autograded points" in res.stdout
-    assert "09_tiny.ipynb: 0 / 3 autograded points" in res.stdout
+    # named by their paths under the common folder (out/), as two students' copies would be
+    assert "instructor/09_tiny.ipynb: 3 / 3 autograded points" in res.stdout
+    assert "student/09_tiny.ipynb: 0 / 3 autograded points" in res.stdout
     rows = list(csv.DictReader(open(tmp_path / "g.csv")))
-    assert len(rows) == 2 * 7 and {r["status"] for r in rows} >= {"passed", "error", "manual"}
+    assert len(rows) == 2 * 7 and {r["status"] for r in rows} >= {"passed", "error", "manual", "unanswered"}
+    assert {r["submission"] for r in rows} == {"instructor/09_tiny.ipynb", "student/09_tiny.ipynb"}
+    written = {(r["submission"].split("/")[0], r["label"]): (r["status"], r["points"]) for r in rows
+               if r["kind"] == "manual"}
+    # the student copy's placeholders and the open exploration's (never answered) score 0
+    assert {k: v for k, v in written.items() if k[0] == "student"} == {
+        ("student", lab): ("unanswered", "0.0") for lab in ("ch9-ex-double", "ch9-ex-half", "ch9-ex-triple",
+                                                          "ch9-ex-open")}
+    assert written["instructor", "ch9-ex-double"] == ("manual", "")  # answered: graded by hand
+    assert written["instructor", "ch9-ex-open"] == ("unanswered", "0.0")
     data = json.loads((tmp_path / "g.json").read_text())
     assert [d["score"] for d in data] == [3, 0]
+    assert [d["submission"] for d in data] == ["instructor/09_tiny.ipynb", "student/09_tiny.ipynb"]
 
 
 def test_bad_masters_and_submissions_raise_clear_errors(tmp_path):
@@ -534,7 +682,9 @@ def test_setup_cell_installs_the_package_in_a_fresh_venv(tmp_path):
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "sslteach", source / "sslteach", ignore=shutil.ignore_patterns("__pycache__"))
-    cell = setup.replace(url, source.as_uri()) + "\nimport sslteach\nprint(sslteach.__file__)\n"
+    # the cell pins a release tag (git+https://...@v<version>); a local folder has no tags
+    pinned = re.escape(url) + r"(@[\w.+-]+)?"
+    cell = re.sub(pinned, source.as_uri(), setup) + "\nimport sslteach\nprint(sslteach.__file__)\n"
     run = subprocess.run(
         [str(py), "-c", cell], cwd=workdir, capture_output=True, text=True, env=env, timeout=300
     )
@@ -565,7 +715,7 @@ def test_cli_grade_reports_unreadable_submissions_and_takes_any_timeout(tiny, tm
     )
     assert res.returncode == 1, res.stderr[-2000:]
     assert "3 submission(s) could not be read" in res.stderr and "Traceback" not in res.stderr
-    assert "09_tiny.ipynb: 3 / 3 autograded points" in res.stdout  # the readable one is graded
+    assert "out/instructor/09_tiny.ipynb: 3 / 3 autograded points" in res.stdout  # the readable one is graded
     rows = list(csv.DictReader(open(tmp_path / "g.csv")))
     unreadable = {r["submission"] for r in rows if r["status"] == "unreadable"}
     assert unreadable == {"missing.ipynb", "folder.ipynb", "broken.ipynb"}
