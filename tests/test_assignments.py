@@ -24,7 +24,10 @@ import pytest
 from sslteach import assignments as asg
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# Method pages carry the exercises; a chapter's reproduction page (``*_reproduction``) has none.
+CHAPTERS = sorted(
+    p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if not p.stem.endswith("_reproduction")
+)
 
 # One deliberately wrong answer per chapter: (exercise label, code that replaces its answer).
 # A new chapter must add an entry here (test_every_chapter_has_a_wrong_answer enforces it).

@@ -1,0 +1,125 @@
+"""The committed results files and the scorecard's verdict rule.
+
+Every ``scripts/results/chN.json`` lists the paper's numbers beside ours
+(``paper_numbers``); each stored verdict must be the one the book's rule gives, checked
+here against a second, independent statement of the rule.
+"""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from sslteach import scorecard
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = sorted((ROOT / "scripts" / "results").glob("ch[0-9].json"))
+
+
+def rule(paper, book, paper_sd, unit):
+    """The STYLE.md rule, restated in exact arithmetic on the printed decimals."""
+    if book is None:
+        return "not attempted"
+    d = abs(Fraction(str(book)) - Fraction(str(paper)))
+    if paper_sd is not None:
+        sd = Fraction(str(paper_sd))
+        one, two = sd, 2 * sd
+    else:
+        cent = Fraction(1, 100)
+        one, two = {"percent": (1, 3), "error rate": (cent, 3 * cent), "count": (0, 3)}[unit]
+    # stored numbers carry full precision; allow the float hair the module allows
+    hair = Fraction(1, 10**9)
+    if d <= one + hair:
+        return "reproduced"
+    if d <= two + hair:
+        return "close"
+    return "not reproduced"
+
+
+@pytest.mark.parametrize(
+    "paper, book, sd, unit, want",
+    [
+        (67.85, 67.85, None, "percent", "reproduced"),
+        (67.85, 68.85, None, "percent", "reproduced"),  # exactly 1 point
+        (67.85, 68.86, None, "percent", "close"),
+        (67.85, 70.85, None, "percent", "close"),  # exactly 3 points
+        (67.85, 70.86, None, "percent", "not reproduced"),
+        (85.56, 85.07, 0.67, "percent", "reproduced"),
+        (85.56, 84.43, 0.67, "percent", "close"),  # 1.13 <= 2 x 0.67
+        (85.56, 84.0, 0.67, "percent", "not reproduced"),  # 1.56 > 1.34 although < 3 points
+        (0.22, 0.232, 0.02, "error rate", "reproduced"),
+        (0.29, 0.335, 0.06, "error rate", "reproduced"),
+        (0.28, 0.332, 0.02, "error rate", "not reproduced"),
+        (0.30, 0.325, None, "error rate", "close"),
+        (316, 316, None, "count", "reproduced"),
+        (378, 377, None, "count", "close"),
+        (316, 289, None, "count", "not reproduced"),
+        (71.28, None, None, "percent", "not attempted"),
+    ],
+)
+def test_verdict_rule(paper, book, sd, unit, want):
+    assert scorecard.verdict(paper, book, paper_sd=sd, unit=unit) == want
+    assert rule(paper, book, sd, unit) == want
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"paper": float("nan"), "book": 1.0}, "paper must be a finite number"),
+        ({"paper": 1.0, "book": "1.0"}, "book must be a finite number or None"),
+        ({"paper": 1.0, "book": 1.0, "paper_sd": -0.1}, "paper_sd must be non-negative"),
+        ({"paper": 1.0, "book": 1.0, "unit": "points"}, "unit must be one of"),
+    ],
+)
+def test_verdict_refuses_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        scorecard.verdict(**kwargs)
+
+
+ENTRY = {"source": "Table 1", "row": "linear", "column": "USPS, 10", "paper": 72.82, "paper_sd": None,
+         "book": 72.82, "book_sd": None, "unit": "percent", "reading": "paper's protocol",
+         "verdict": "reproduced"}
+
+
+@pytest.mark.parametrize(
+    "entries, match",
+    [
+        ([], "non-empty list"),
+        ([{**ENTRY, "verdict": "close"}], "numbers give 'reproduced'"),
+        ([{k: v for k, v in ENTRY.items() if k != "unit"}], r"missing \['unit'\]"),
+        ([{**ENTRY, "reading": " "}], "name the reading"),
+        ([{**ENTRY, "verdict": "almost"}], "is not one of"),
+        ([ENTRY, dict(ENTRY)], "appears twice"),
+        ([{**ENTRY, "book": None, "verdict": "not attempted", "book_sd": float("inf")}], "book_sd"),
+    ],
+)
+def test_check_entries_names_the_broken_entry(entries, match):
+    with pytest.raises(ValueError, match=match):
+        scorecard.check_entries(entries)
+
+
+def test_tables_count_every_entry():
+    es = [ENTRY, {**ENTRY, "column": "USPS, 100", "book": 80.0, "verdict": "not reproduced"},
+          {**ENTRY, "reading": "sound protocol", "book": None, "verdict": "not attempted"}]
+    counts = scorecard.verdict_counts(es)
+    assert counts.loc["paper's protocol"].tolist() == [1, 0, 1, 0, 2]
+    assert counts.loc["sound protocol"].tolist() == [0, 0, 0, 1, 1]
+    table = scorecard.paper_numbers_table(es, reading="paper's protocol")
+    assert table["this book"].tolist() == ["72.82", "80.00"]
+    with pytest.raises(ValueError, match="no entry has reading"):
+        scorecard.paper_numbers_table(es, reading="other")
+
+
+def test_results_files_exist():
+    assert RESULTS, "no scripts/results/chN.json found"
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: p.name)
+def test_every_paper_number_has_the_rules_verdict(path):
+    data = json.loads(path.read_text())
+    assert "paper_numbers" in data, f"{path.name}: add the paper's numbers with verdicts (paper_numbers)"
+    entries = scorecard.check_entries(data["paper_numbers"])
+    for e in entries:
+        assert e["verdict"] == rule(e["paper"], e["book"], e["paper_sd"], e["unit"]), e
+    assert scorecard.load_results(path.stem) == data
