@@ -1,0 +1,126 @@
+"""A coding exercise is not passed by calling the library function it asks the student to write.
+
+STYLE.md: a check compares against values it computes independently, so that a one-line
+call to the `sslteach` function an exercise asks for fails it. For every coding exercise
+whose answer exists in `sslteach`, LIBRARY_ANSWERS holds that one-line answer; the test runs
+the chapter's cells the exercise needs (a def-use slice of the code cells before it, so
+seconds rather than the whole chapter), then the library answer and the check (which must
+fail with an AssertionError), then the real solution and the check (which must pass).
+"""
+
+import ast
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from sslteach import assignments as asg
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# chapter stem -> {exercise label: a one-line answer that calls the sslteach function asked for}
+LIBRARY_ANSWERS: dict[str, dict[str, str]] = {}
+
+
+def _defines(code):
+    """Every name a cell binds anywhere (assignments, loops, imports, defs): an over-approximation."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def _free(node, bound=frozenset()):
+    """Names a node reads that it does not bind itself (function parameters and locals excluded)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        a = node.args
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        body = node.body if isinstance(node.body, list) else [node.body]
+        local = set().union(*(_defines_node(b) for b in body)) if body else set()
+        inner = set().union(*(_free(b, bound | params | local) for b in body))
+        defaults = set().union(*(_free(d, bound) for d in a.defaults + [d for d in a.kw_defaults if d]))
+        return inner | defaults
+    if isinstance(node, ast.Name):
+        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
+    return set().union(*(_free(c, bound) for c in ast.iter_child_nodes(node)))
+
+
+def _defines_node(node):
+    return _defines(ast.unparse(node)) if not isinstance(node, ast.Module) else set()
+
+
+def _uses(code):
+    try:
+        return _free(ast.parse(code))
+    except SyntaxError:
+        return set()
+
+
+def needed_cells(cells, before, targets):
+    """Indices of the code cells before ``before`` that the ``targets`` sources need, in order.
+
+    A backward slice: walking back from ``before``, a cell is kept when it binds a name
+    still needed (its most recent definition), which satisfies that name and adds the
+    names the cell itself reads. The first code cell (setup and imports) is always kept.
+    """
+    need = set().union(*(_uses(t) for t in targets)) - set().union(*(_defines(t) for t in targets))
+    first = next(j for j, d in enumerate(cells) if d.cell_type == "code")
+    keep = []
+    for i in range(before - 1, -1, -1):
+        c = cells[i]
+        if c.cell_type != "code" or "solution" in c.metadata.get("tags", []):
+            continue
+        bound = _defines(c.source)
+        if bound & need or i == first:
+            keep.append(i)
+            need = (need - bound) | (_uses(c.source) - bound)
+    return sorted(keep)
+
+
+def test_slicer_follows_definitions_backwards():
+    cells = [nbformat.v4.new_code_cell(s) for s in (
+        "import numpy as np", "a = np.ones(3)", "b = 2", "plot(b)", "c = a + 1", "assert c.sum() == 6")]
+    assert needed_cells(cells, 5, [cells[5].source]) == [0, 1, 4]
+
+
+@pytest.mark.parametrize("stem", sorted(LIBRARY_ANSWERS) or [pytest.param("none", marks=pytest.mark.skip)])
+def test_a_library_call_fails_every_coding_check(stem):
+    nb = nbformat.read(str(ROOT / "notebooks" / f"{stem}.ipynb"), as_version=4)
+    exercises = {e.label: e for e in asg.parse_exercises(nb)}
+    coding = {label for label, e in exercises.items() if e.code_cells and e.checks}
+    answers = LIBRARY_ANSWERS[stem]
+    assert set(answers) <= coding, f"{stem}: not a coding exercise with a check: {set(answers) - coding}"
+    run = nbformat.v4.new_notebook()
+    expect = []  # (label, "fail" | "pass") per appended check cell
+    for label, answer in answers.items():
+        e = exercises[label]
+        solution = [nb.cells[i].source for i in e.code_cells]
+        checks = [nb.cells[i].source for i in e.checks]
+        first = min(e.code_cells)
+        context = needed_cells(nb.cells, first, solution + checks)
+        run.cells += [nbformat.v4.new_code_cell(nb.cells[i].source) for i in context]
+        expect += [(None, "pass")] * len(context)
+        run.cells.append(nbformat.v4.new_code_cell(answer))
+        expect.append((None, "pass"))
+        run.cells += [nbformat.v4.new_code_cell(c) for c in checks]
+        expect += [(label, "fail")] * len(checks)
+        run.cells += [nbformat.v4.new_code_cell(s) for s in solution + checks]
+        expect += [(None, "pass")] * len(solution) + [(label, "pass")] * len(checks)
+    outcomes = asg._run(run, ROOT / "notebooks", timeout=120, kernel_name="python3")
+    failed_checks = {}
+    for (label, want), cell, out in zip(expect, run.cells, outcomes):
+        if want == "pass":
+            assert out.status == "ok", f"{stem}: cell failed: {cell.source[:200]!r}: {out.error}"
+        else:
+            failed_checks.setdefault(label, []).append(out.status == "error" and out.error.startswith("AssertionError"))
+    for label, flags in failed_checks.items():
+        assert any(flags), f"{stem}: {label}: the library call {answers[label]!r} passes the check"
