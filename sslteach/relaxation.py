@@ -594,11 +594,11 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     to ``max |v|``) keep their index order, and the best threshold is the first whose score is
     within 1e-9 (relative) of the best (``sslteach._decisions``).
 
-    Each threshold moves one point from -1 to +1, :math:`y' = y + 2e_p`, so
-    :math:`y'^\top K y' = y^\top K y + 4(Ky)_p + 4K_{pp}`, and :math:`(Ky)_p` follows
-    from a running sum of the rows already moved. Total cost :math:`O(m^2)` (one pass
-    over the rows of ``K``) and :math:`O(m)` extra memory, not the :math:`O(m^3)` of
-    recomputing :math:`y^\top K y` for every threshold. ``K_eval`` must be symmetric.
+    Consecutive thresholds differ in one label, so each threshold's score follows from
+    the previous one by an :math:`O(m)` update (derived in Chapter 1, "From the eigenvector
+    back to labels"). Total cost :math:`O(m^2)` (one pass over the rows of ``K``) and
+    :math:`O(m)` extra memory, not the :math:`O(m^3)` of recomputing :math:`y^\top K y`
+    for every threshold. ``K_eval`` must be symmetric.
 
     Derived in :doc:`/notebooks/01_spectral_clustering` (Chapter 1).
 
@@ -681,10 +681,8 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     order = stable_order(v)  # entries equal to round-off keep their index order
     rowsum = Ke.sum(axis=1)
     total = rowsum.sum()
-    # Moving point p_t to the +1 side: y_t = y_{t-1} + 2 e_{p_t}, hence
-    # y_t'Ky_t = y_{t-1}'Ky_{t-1} + 4 (K y_{t-1})_{p_t} + 4 K_{p_t p_t}, with
-    # (K y_{t-1})_{p_t} = 2 c_t - rowsum_{p_t} and c_t = sum_{s<t} K[p_t, p_s].
-    # c_t comes from one running sum of the rows already moved: O(m) per threshold.
+    # The update of eq. (sweep-update) of Chapter 1: c[t] = sum_{s<t} K[p_t, p_s] comes from
+    # one running sum of the rows already moved, O(m) per threshold.
     c = np.empty(m - 1)
     moved = np.zeros(m)
     for t in range(m - 1):

@@ -19,7 +19,15 @@ from sslteach import assignments as asg
 ROOT = Path(__file__).resolve().parents[1]
 
 # chapter stem -> {exercise label: a one-line answer that calls the sslteach function asked for}
-LIBRARY_ANSWERS: dict[str, dict[str, str]] = {}
+LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
+    "01_spectral_clustering": {
+        "ch1-ex-ideal-alignment": (
+            "def alignment_ceiling_gap(K):\n    return 1 - relaxation.alignment_upper_bound(K)"
+        ),
+        "ch1-ex-cut-bound-general": "def cut_bound_bruteforce(K): return relaxation.cut_cost_lower_bound(K)",
+        "ch1-ex-sweep-cut": 'def cut_sweep(K, v): return relaxation.threshold_sweep(K, v, "cut").scores',
+    },
+}
 
 
 def _defines(code):
@@ -43,7 +51,9 @@ def _free(node, bound=frozenset()):
     """Names a node reads that it does not bind itself (function parameters and locals excluded)."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
         a = node.args
-        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
+            x.arg for x in (a.vararg, a.kwarg) if x
+        }
         body = node.body if isinstance(node.body, list) else [node.body]
         local = set().union(*(_defines_node(b) for b in body)) if body else set()
         inner = set().union(*(_free(b, bound | params | local) for b in body))
@@ -87,8 +97,17 @@ def needed_cells(cells, before, targets):
 
 
 def test_slicer_follows_definitions_backwards():
-    cells = [nbformat.v4.new_code_cell(s) for s in (
-        "import numpy as np", "a = np.ones(3)", "b = 2", "plot(b)", "c = a + 1", "assert c.sum() == 6")]
+    cells = [
+        nbformat.v4.new_code_cell(s)
+        for s in (
+            "import numpy as np",
+            "a = np.ones(3)",
+            "b = 2",
+            "plot(b)",
+            "c = a + 1",
+            "assert c.sum() == 6",
+        )
+    ]
     assert needed_cells(cells, 5, [cells[5].source]) == [0, 1, 4]
 
 
@@ -121,6 +140,8 @@ def test_a_library_call_fails_every_coding_check(stem):
         if want == "pass":
             assert out.status == "ok", f"{stem}: cell failed: {cell.source[:200]!r}: {out.error}"
         else:
-            failed_checks.setdefault(label, []).append(out.status == "error" and out.error.startswith("AssertionError"))
+            failed_checks.setdefault(label, []).append(
+                out.status == "error" and out.error.startswith("AssertionError")
+            )
     for label, flags in failed_checks.items():
         assert any(flags), f"{stem}: {label}: the library call {answers[label]!r} passes the check"
