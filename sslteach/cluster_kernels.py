@@ -61,6 +61,7 @@ __all__ = [
     "TABLE1_ROWS",
     "table1_candidates",
     "select_svm",
+    "SCORE_TIE_TOL",
 ]
 
 #: the linkages of eqs. (1)-(3); each gives monotone merge heights, hence an ultrametric
@@ -1377,6 +1378,8 @@ def table1_candidates(
     rck_sigma=1.0,
     rck_alpha=0.5,
     rck_beta=1.0,
+    squared=True,
+    unit_diagonal=True,
     random_state=0,
 ):
     r"""Every kernel row of Table 1 of Bodó & Csató (2010) with its candidate parameters.
@@ -1387,15 +1390,18 @@ def table1_candidates(
       pairwise distance;
     * ``bagged``: :func:`bagged_cluster_kernel` (``n_runs`` k-means runs) for each of
       ``cluster_counts``, times the base kernel;
-    * ``HCK``/``gHCK`` with each linkage (squared cophenetic distances; gHCK on the
-      ``n_neighbors``-NN graph);
+    * ``HCK``/``gHCK`` with each linkage (cophenetic distances squared when ``squared``,
+      plain otherwise; gHCK on the ``n_neighbors``-NN graph);
     * ``RCK1-3`` (eqs. 5-7 with the fixed ``rck_sigma``, ``rck_alpha``, ``rck_beta``) on the
       crisp memberships of k-means, an average-linkage cut and spectral clustering, for each
       of ``cluster_counts``, times the base kernel.
 
     The base kernel of the reweighted rows is the Gaussian with :math:`\sigma` = the median
-    distance (non-negative, as Sect. 4 requires). Each kernel is divided by the mean of its
-    diagonal so that one grid of SVM costs C suits all of them. In formulas, with
+    distance (non-negative, as Sect. 4 requires). With ``unit_diagonal`` each kernel is
+    divided by the mean of its diagonal so that one grid of SVM costs C suits all of them
+    (the book's sound protocol); ``unit_diagonal=False, squared=False`` gives the raw
+    kernels of the paper's own protocol (LIBSVM's C = 1 on them reproduces its Table 1 for
+    the linear and HCK rows, Chapter 2's reproduction page). In formulas, with
     :math:`\mathrm{med}` the median of :math:`\lVert x_i - x_j\rVert` over the pairs
     :math:`i < j`,
 
@@ -1403,9 +1409,9 @@ def table1_candidates(
 
         K_{b,ij} = \exp\Bigl(-\frac{\lVert x_i - x_j\rVert^2}{2\,\mathrm{med}^2}\Bigr),\qquad
         K = K_{rw}\circ K_b \ \text{(reweighted rows)},\qquad
-        K \leftarrow \frac{K}{\tfrac1n\operatorname{tr}K}.
+        K \leftarrow \frac{K}{\tfrac1n\operatorname{tr}K}\ \text{(when unit\_diagonal)}.
 
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Table 1"); also used by
+    Used in :doc:`/notebooks/02_cluster_kernels_reproduction` (Chapter 2, Table 1); also used by
     ``scripts/reproduce_ch2.py``.
 
     Parameters
@@ -1427,6 +1433,11 @@ def table1_candidates(
         :math:`\alpha` of RCK2 (eq. (6)).
     rck_beta : float, default 1.0
         :math:`\beta` of RCK3 (eq. (7)).
+    squared : bool, default True
+        HCK/gHCK with :math:`M = u\circ u` (the paper's text) when True, :math:`M = u`
+        (its Algorithm 1, step 2) when False.
+    unit_diagonal : bool, default True
+        Divide every kernel by the mean of its diagonal; False keeps the raw kernels.
     random_state : int, RandomState or None, default 0
         Seeds the k-means runs (bagged kernel, k-means and spectral memberships).
 
@@ -1436,7 +1447,7 @@ def table1_candidates(
         Maps each name of :data:`TABLE1_ROWS` to a list of ``(params, K)`` pairs, the
         input of :func:`select_svm`: ``params`` is a dict of the kernel's parameters
         (``{}``, ``{"sigma/median": f}`` or ``{"clusters": c}``), ``K`` an ndarray of
-        shape (n, n) with mean diagonal 1.
+        shape (n, n) (with mean diagonal 1 when ``unit_diagonal``).
 
     Raises
     ------
@@ -1472,6 +1483,9 @@ def table1_candidates(
     ({}, (30, 30), True)
     """
     X = check_data(X, name="X", min_samples=2)
+    for flag, name in ((squared, "squared"), (unit_diagonal, "unit_diagonal")):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False; got {flag!r}.")
     rng = check_random_state(random_state)
     D2 = squared_distances(X)
     sigma_factors = [float(f) for f in check_vector(sigma_factors, "sigma_factors", low=0, strict_low=True)]
@@ -1484,7 +1498,8 @@ def table1_candidates(
         )
 
     def scaled(K):
-        K /= np.mean(np.diag(K))
+        if unit_diagonal:
+            K /= np.mean(np.diag(K))
         return K
 
     def gauss(s):
@@ -1508,7 +1523,8 @@ def table1_candidates(
     for name, dc in condensed.items():
         for k in LINKAGES:
             u, trees[(name, k)] = _cophenetic_from_condensed(dc, k)
-            np.square(u, out=u)
+            if squared:
+                np.square(u, out=u)
             out[f"{name}, {k}"] = [({}, scaled(mds_kernel(u)))]
             del u
     del condensed
@@ -1547,13 +1563,20 @@ def _cv_accuracy(K, y, C, folds):
     return correct / sum(t.size for _, t in folds)
 
 
-def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5, random_state=0):
+#: Two labelled-only scores closer than this count as tied in :func:`select_svm` (they are
+#: multiples of 1/l, so a tie is an equality; the tolerance only absorbs round-off).
+SCORE_TIE_TOL = 1e-9
+
+
+def select_svm(
+    candidates, y, labeled, *, Cs=(1.0, 0.1, 10.0, 100.0), n_folds=5, random_state=0, return_prediction=False
+):
     r"""Choose (kernel parameters, C) by cross-validation on the labelled points only.
 
     Leave-one-out when there are at most 20 labelled points, else stratified
-    ``n_folds``-fold; a fold whose training part has one class predicts that class. Ties go
-    to the first candidate and the smallest C. The chosen SVM is fitted on all labelled
-    points and scored on the others: the test labels are used for that score only.
+    ``n_folds``-fold; a fold whose training part has one class predicts that class. The
+    chosen SVM is fitted on all labelled points and scored on the others: the labels of
+    the unlabelled points are used for that score only.
 
     With L the labelled points, :math:`F_1, \dots, F_m` the folds of L and
     :math:`\hat y^{(-f)}_{\theta, C}` the SVM (kernel candidate :math:`\theta`, cost C)
@@ -1561,16 +1584,23 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
 
     .. math::
 
-        (\hat\theta, \hat C) = \arg\max_{\theta,\,C}\ \frac1{\lvert L\rvert}\sum_{f=1}^m
+        s(\theta, C) = \frac1{\lvert L\rvert}\sum_{f=1}^m
         \sum_{i\in F_f}\mathbb 1\bigl[\hat y^{(-f)}_{\theta, C}(x_i) = y_i\bigr],\qquad
         \text{accuracy} = \frac{1}{n - \lvert L\rvert}\sum_{i\notin L}
-        \mathbb 1\bigl[\hat y_{\hat\theta, \hat C}(x_i) = y_i\bigr],
+        \mathbb 1\bigl[\hat y_{\hat\theta, \hat C}(x_i) = y_i\bigr].
 
-    the protocol the book uses for Table 1 of Bodó & Csató (2010), who do not state theirs.
-    (Leave-one-out is also used when a class has fewer than ``n_folds`` labelled points.)
+    **Tie rule.** The candidates whose score is within :data:`SCORE_TIE_TOL` of the best
+    are tied. With 10 labels and leave-one-out, ties are common, and many tied SVMs predict
+    one class for every point (the labelled-only score cannot tell them apart). Among the
+    tied candidates, the first (in the order: candidates as given, then ``Cs`` as given)
+    whose SVM, fitted on all labelled points, does *not* assign every unlabelled point to
+    one class wins; only when all tied candidates predict one class does the first of them
+    win. The rule looks at the predicted classes of the unlabelled points, never at their
+    labels. (Leave-one-out is also used when a class has fewer than ``n_folds`` labelled
+    points.)
 
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Table 1"); also used by
-    ``scripts/reproduce_ch2.py``.
+    Used in :doc:`/notebooks/02_cluster_kernels_reproduction` (Chapter 2, the sound
+    protocol); also used by ``scripts/reproduce_ch2.py``.
 
     Parameters
     ----------
@@ -1582,19 +1612,26 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
         choice; the other labels only score it.
     labeled : array-like of int or bool
         The indices of the labelled points, or a boolean mask of length n.
-    Cs : tuple of float, default (0.1, 1.0, 10.0, 100.0)
-        The candidate SVM costs, tried in this order (ties keep the earlier one).
+    Cs : tuple of float, default (1.0, 0.1, 10.0, 100.0)
+        The candidate SVM costs, in the order the tie rule uses (LIBSVM's default first).
     n_folds : int, default 5
         The folds of the stratified cross-validation (more than 20 labelled points).
     random_state : int, RandomState or None, default 0
         Seeds the shuffling of the stratified folds.
+    return_prediction : bool, default False
+        Also return the chosen SVM's predictions on the points not in ``labeled``.
 
     Returns
     -------
     accuracy : float
         The accuracy of the chosen SVM on the points not in ``labeled``, in [0, 1].
     params : dict
-        The chosen candidate's ``params`` with the chosen cost added under ``"C"``.
+        The chosen candidate's ``params`` with the chosen cost under ``"C"``, its
+        labelled-only score under ``"cv"`` and the number of tied candidates under
+        ``"tied"``.
+    prediction : ndarray of shape (n - l,)
+        Only with ``return_prediction``: the predicted classes of the unlabelled points
+        (in increasing index order).
 
     Raises
     ------
@@ -1608,8 +1645,8 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     Time: for each candidate and C one SVM per fold on at most l labelled points
     (:math:`l` fits with leave-one-out), LIBSVM roughly :math:`O(l^2)` to :math:`O(l^3)`
     each, so at most :math:`\lvert\text{candidates}\rvert\cdot\lvert\text{Cs}\rvert\cdot l`
-    fits; then one prediction, :math:`O((n - l)\,l)`. Memory :math:`O(l^2)` besides the
-    candidate kernels.
+    fits; then one fit and prediction, :math:`O((n - l)\,l)`, per tied candidate examined.
+    Memory :math:`O(l^2)` besides the candidate kernels.
 
     Examples
     --------
@@ -1621,7 +1658,7 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     >>> candidates = table1_candidates(X, n_runs=3)
     >>> accuracy, params = select_svm(candidates["RCK2, k-means"], y, labeled=[0, 1, 15, 16])
     >>> type(accuracy).__name__, 0.0 <= accuracy <= 1.0, sorted(params)
-    ('float', True, ['C', 'clusters'])
+    ('float', True, ['C', 'clusters', 'cv', 'tied'])
     """
     from sklearn.model_selection import StratifiedKFold
 
@@ -1652,14 +1689,22 @@ def select_svm(candidates, y, labeled, *, Cs=(0.1, 1.0, 10.0, 100.0), n_folds=5,
     else:
         skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
         folds = list(skf.split(np.zeros(lab.size), yl))
-    best = (-1.0, None, None, None)
+    scored = []  # (score, params, C, K) in the stated order
     for params, K in candidates:
         KL = K[np.ix_(lab, lab)]
         for C in Cs:
-            acc = _cv_accuracy(KL, yl, C, folds)
-            if acc > best[0]:
-                best = (acc, params, C, K)
-    _, params, C, K = best
+            scored.append((_cv_accuracy(KL, yl, C, folds), params, C, K))
+    best = max(s for s, *_ in scored)
+    tied = [t for t in scored if t[0] >= best - SCORE_TIE_TOL]
     rest = np.setdiff1d(np.arange(y.size), lab)
-    pred = SVC(kernel="precomputed", C=C).fit(K[np.ix_(lab, lab)], yl).predict(K[np.ix_(rest, lab)])
-    return float(np.mean(pred == y[rest])), {**params, "C": C}
+    choice = None
+    for score, params, C, K in tied:  # the first tied candidate that does not predict one class
+        pred = SVC(kernel="precomputed", C=C).fit(K[np.ix_(lab, lab)], yl).predict(K[np.ix_(rest, lab)])
+        if choice is None:
+            choice = (score, params, C, pred)
+        if np.unique(pred).size > 1:
+            choice = (score, params, C, pred)
+            break
+    score, params, C, pred = choice
+    out = (float(np.mean(pred == y[rest])), {**params, "C": C, "cv": float(score), "tied": len(tied)})
+    return (*out, pred) if return_prediction else out

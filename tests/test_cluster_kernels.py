@@ -184,9 +184,10 @@ def test_select_svm_matches_a_manual_leave_one_out():
     X, y = datasets.make_gaussian_clouds("four", 80, random_state=3)
     y = (y % 2).astype(int)
     labeled = np.flatnonzero(datasets.ssl_split(y, 8, random_state=3) != -1)
+    rest = np.setdiff1d(np.arange(80), labeled)
     cands = [({"s": s}, np.exp(-squareform(pdist(X, "sqeuclidean")) / (2 * s * s))) for s in (0.5, 2.0)]
     acc, params = ck.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
-    best = (-1, None)
+    scored = []
     for p, K in cands:
         for C in (1.0, 10.0):
             hits = 0
@@ -197,12 +198,69 @@ def test_select_svm_matches_a_manual_leave_one_out():
                     continue
                 svc = SVC(kernel="precomputed", C=C).fit(K[np.ix_(tr, tr)], y[tr])
                 hits += int(svc.predict(K[np.ix_([labeled[i]], tr)])[0] == y[labeled[i]])
-            if hits > best[0]:
-                best = (hits, {**p, "C": C}, K, C)
-    assert params == best[1]
-    rest = np.setdiff1d(np.arange(80), labeled)
-    svc = SVC(kernel="precomputed", C=best[3]).fit(best[2][np.ix_(labeled, labeled)], y[labeled])
-    assert acc == pytest.approx(np.mean(svc.predict(best[2][np.ix_(rest, labeled)]) == y[rest]))
+            pred = SVC(kernel="precomputed", C=C).fit(K[np.ix_(labeled, labeled)], y[labeled]).predict(
+                K[np.ix_(rest, labeled)])
+            scored.append((hits, {**p, "C": C}, pred))
+    top = max(h for h, _, _ in scored)
+    tied = [t for t in scored if t[0] == top]
+    two_class = [t for t in tied if np.unique(t[2]).size > 1]
+    _, want, pred = (two_class or tied)[0]
+    assert {k: v for k, v in params.items() if k not in ("cv", "tied")} == want
+    assert params["cv"] == pytest.approx(top / labeled.size) and params["tied"] == len(tied)
+    assert acc == pytest.approx(np.mean(pred == y[rest]))
+
+
+def _tied_candidates():
+    """Two kernels with the same labelled block (so every labelled-only score ties) that
+    differ on the unlabelled rows: the first sends every unlabelled point to class 0."""
+    F_lab = np.array([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]])
+    y_lab = np.array([0, 0, 1, 1])
+    F_one = np.repeat(F_lab[:1], 6, axis=0)  # every unlabelled point is a copy of a class-0 point
+    F_two = np.r_[np.repeat(F_lab[:1], 3, axis=0), np.repeat(F_lab[2:3], 3, axis=0)]
+    cands = [({"name": "one-class"}, np.r_[F_lab, F_one] @ np.r_[F_lab, F_one].T),
+             ({"name": "two-class"}, np.r_[F_lab, F_two] @ np.r_[F_lab, F_two].T)]
+    return cands, y_lab
+
+
+def test_select_svm_does_not_pick_a_one_class_classifier_because_of_a_tie():
+    """The sound protocol's tie rule: among candidates tied on the labelled-only score, one
+    whose SVM assigns every unlabelled point to one class loses to a tied one that does not,
+    whatever the (hidden) labels of the unlabelled points are."""
+    cands, y_lab = _tied_candidates()
+    labeled = np.arange(4)
+    KL = [K[np.ix_(labeled, labeled)] for _, K in cands]
+    assert np.array_equal(KL[0], KL[1]), "the labelled blocks must be equal, so the scores tie"
+    choices = []
+    for hidden in (np.zeros(6, int), np.ones(6, int), np.array([0, 1, 0, 1, 0, 1])):
+        y = np.r_[y_lab, hidden]
+        acc, params, pred = ck.select_svm(cands, y, labeled, Cs=(1.0,), return_prediction=True)
+        assert params["tied"] == 2
+        assert params["name"] == "two-class", "a tied one-class classifier was chosen over a two-class one"
+        assert np.unique(pred).size == 2
+        choices.append((params["name"], tuple(pred)))
+    # the hidden labels change the reported accuracy only, never the choice
+    assert len(set(choices)) == 1
+    # the first candidate really is a one-class classifier: alone, it is chosen and predicts one class
+    _, params, pred = ck.select_svm(cands[:1], np.r_[y_lab, np.zeros(6, int)], labeled, Cs=(1.0,),
+                                    return_prediction=True)
+    assert params["name"] == "one-class" and np.unique(pred).size == 1
+    # when every tied candidate is one-class, the stated order decides: the first wins
+    _, params = ck.select_svm([cands[0], ({"name": "copy"}, cands[0][1])], np.r_[y_lab, np.zeros(6, int)],
+                              labeled, Cs=(1.0,))
+    assert params["name"] == "one-class"
+
+
+def test_select_svm_prefers_a_better_score_to_the_tie_rule():
+    """The tie rule applies to ties only: a one-class candidate with a strictly better
+    labelled-only score still wins."""
+    cands, y_lab = _tied_candidates()
+    bad = np.eye(10)  # every labelled point is its own cluster: leave-one-out gets nothing right
+    bad[:4, :4] = 0.0
+    np.fill_diagonal(bad, 1.0)
+    labeled = np.arange(4)
+    _, params = ck.select_svm([({"name": "bad"}, bad), cands[0]], np.r_[y_lab, np.zeros(6, int)], labeled,
+                              Cs=(1.0,))
+    assert params["name"] == "one-class" and params["tied"] == 1
 
 
 def test_table1_candidates_are_psd_and_complete():
@@ -213,6 +271,20 @@ def test_table1_candidates_are_psd_and_complete():
         for _, K in items:
             assert K.shape == (60, 60) and np.isclose(np.mean(np.diag(K)), 1.0)
             assert np.linalg.eigvalsh(K).min() >= -1e-8 * np.abs(K).max(), row
+
+
+def test_table1_candidates_raw_readings_are_the_plain_kernels():
+    """unit_diagonal=False, squared=False: the paper's protocol's raw kernels, M = u."""
+    X, _ = datasets.make_gaussian_clouds("three", 40, random_state=2)
+    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2,), n_runs=2, squared=False,
+                                 unit_diagonal=False, random_state=0)
+    np.testing.assert_allclose(cands["linear"][0][1], X @ X.T, atol=1e-10)
+    for k in ck.LINKAGES:
+        u = squareform(sch.cophenet(sch.linkage(pdist(X), method=k)))
+        J = np.eye(40) - 1.0 / 40
+        np.testing.assert_allclose(cands[f"HCK, {k}"][0][1], -0.5 * J @ u @ J, atol=1e-9 * u.max())
+    with pytest.raises(ValueError, match="unit_diagonal must be True or False"):
+        ck.table1_candidates(X, unit_diagonal="no")
 
 
 def test_select_svm_and_predict_refuse_what_they_cannot_answer():

@@ -27,6 +27,13 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
         "ch1-ex-cut-bound-general": "def cut_bound_bruteforce(K): return relaxation.cut_cost_lower_bound(K)",
         "ch1-ex-sweep-cut": 'def cut_sweep(K, v): return relaxation.threshold_sweep(K, v, "cut").scores',
     },
+    "02_cluster_kernels": {
+        "ch2-ex-monotone": (
+            "def monotone_hck(X, linkage, f):\n    return ck.hierarchical_cluster_kernel(X, linkage)"
+        ),
+        "ch2-ex-minimax": 'def minimax_from_mst(X): return ck.cophenetic_matrix(X, "single")[0]',
+        "ch2-ex-center": "def double_center(M): return kernels.mds_kernel(M)",
+    },
 }
 
 
