@@ -1768,6 +1768,8 @@ def evaluate_protocol(
     n_val=600,
     eta_u=0.25,
     lapsvm=True,
+    kernel="rbf",
+    grid_errors=False,
     random_state=0,
 ):
     r"""One randomisation of Table I of Alzate & Suykens (2012): Semi-KSC and LapSVM.
@@ -1825,6 +1827,19 @@ def evaluate_protocol(
         The weight :math:`\eta_U` of the Fisher term in SSF (the paper's 0.25).
     lapsvm : bool, default True
         Run LapSVM too (its grid is by far the slower part).
+    kernel : {"rbf", "cosine"}, default "rbf"
+        ``"rbf"``: the paper's :func:`ksc_kernel` on the ``sigma2_factors`` grid.
+        ``"cosine"``: :math:`K(x, z) = x^Tz/(\lVert x\rVert\lVert z\rVert)`, which has no
+        bandwidth (``sigma2_factors`` is then ignored and the grids run over
+        :math:`\rho` and :math:`\gamma_A` only); it needs non-negative features (e.g.
+        TF-IDF) so that the degrees are positive, and no row of X may be zero. Validation
+        points orthogonal to every training point (degree 0, so eq. (15) is undefined) are
+        left out of the SSF criterion.
+    grid_errors : bool, default False
+        Also return the error on all of X at *every* grid point (keys
+        ``semi_ksc_grid_errors`` and ``lapsvm_grid_errors``). These use every label of y
+        and are a diagnostic only (e.g. the best grid point per split, an oracle); they
+        never enter a choice.
     random_state : int or numpy.random.Generator, default 0
         Seeds the draw of the training and validation points.
 
@@ -1842,7 +1857,13 @@ def evaluate_protocol(
         - ``lapsvm_params``: dict with keys ``"sigma2/median"`` and ``"gamma_A"``, or None
           when ``lapsvm=False``;
         - ``lapsvm_time``: float, seconds of the final LapSVM solve, measured as for
-          Semi-KSC (nan when ``lapsvm=False``).
+          Semi-KSC (nan when ``lapsvm=False``);
+        - ``semi_ksc_grid_errors``, ``lapsvm_grid_errors`` (only with ``grid_errors=True``):
+          ndarrays of shape (S, R) and (S, G), the error on all of X at each grid point
+          (S = 1 for the cosine kernel; the LapSVM one is None when ``lapsvm=False``).
+
+        With ``kernel="cosine"`` the ``"sigma2/median"`` entries of the parameter dicts are
+        None.
 
     Raises
     ------
@@ -1850,7 +1871,8 @@ def evaluate_protocol(
         If ``X``, ``y`` or ``labeled`` is invalid (``y`` not of exactly two classes,
         ``labeled`` empty, out of range or repeating an index, or lacking a class), if no
         point is left for validation, if a grid value is out of range, or if the system
-        (8) is singular at every Semi-KSC grid point or a LapSVM QP fails.
+        (8) is singular at every Semi-KSC grid point or a LapSVM QP fails, if ``kernel`` is
+        not "rbf" or "cosine", or (cosine) if X has a negative entry or a zero row.
 
     See Also
     --------
@@ -1898,6 +1920,19 @@ def evaluate_protocol(
     labeled = check_indices(labeled, X.shape[0])
     n_unlabeled = check_int(n_unlabeled, "n_unlabeled", low=0)
     n_val = check_int(n_val, "n_val", low=1)
+    if kernel not in ("rbf", "cosine"):
+        raise ValueError(f'kernel must be "rbf" or "cosine", got {kernel!r}.')
+    grid_errors = bool(grid_errors)
+    if kernel == "cosine":
+        if X.min() < 0:
+            raise ValueError(
+                "The cosine kernel needs non-negative features (a non-negative similarity, so that the "
+                "degrees of Alzate & Suykens' D are positive); use kernel='rbf' for this X."
+            )
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+        if np.any(norms == 0):
+            raise ValueError("X has a zero row, whose cosine with any point is undefined; drop it.")
+        Xn = X / norms[:, None]
     rng = np.random.default_rng(random_state)
     rest = np.setdiff1d(np.arange(X.shape[0]), labeled)
     perm = rng.permutation(rest)
@@ -1908,42 +1943,95 @@ def evaluate_protocol(
     y_train = np.r_[np.full(train_u.size, -1), y[labeled]]
     classes, yp = _binary_labels(y_train, train.size)
     Xt = X[train]
-    # squared distances once; every kernel of the grids is exp(-D2 / sigma2)
-    D2 = squared_distances(Xt)
-    D2_val = squared_distances(X[val], Xt)
-    D2_all = squared_distances(X, Xt)
-    med = float(np.median(D2))
-    grid = [f * med for f in sigma2_factors]
-    scores = _ssf_grid(D2, D2_val, yp, grid, list(rho_grid), 1.0, eta_u)
+    if kernel == "rbf":
+        # squared distances once; every kernel of the grids is exp(-D2 / sigma2)
+        D2 = squared_distances(Xt)
+        D2_val = squared_distances(X[val], Xt)
+        D2_all = squared_distances(X, Xt)
+        med = float(np.median(D2))
+        grid = [f * med for f in sigma2_factors]
+        factors = list(sigma2_factors)
+
+        def kernels_at(s2):  # (training, validation, all points) kernels at one grid point
+            return np.exp(-D2 / s2), np.exp(-D2_val / s2), lambda: np.exp(-D2_all / s2)
+
+    else:
+        Xtn = Xn[train]
+        C, C_val, C_all = Xtn @ Xtn.T, Xn[val] @ Xtn.T, Xn @ Xtn.T
+        grid, factors = [None], [None]
+
+        def kernels_at(s2):
+            return C, C_val, lambda: C_all
+
+    # Semi-KSC: SSF on the unlabelled validation points (as _ssf_grid, for any kernel)
+    labeled_t = yp != 0
+    scores = np.full((len(grid), len(rho_grid)), np.nan)
+    errs = np.full(scores.shape, np.nan)
+    for i, s2 in enumerate(grid):
+        Omega, Kval, Kall = kernels_at(s2)
+        dval = Kval.sum(axis=1)
+        if kernel == "cosine":  # a text sharing no term with any training point: no alpha_hat
+            Kval, dval = Kval[dval > 0], dval[dval > 0]
+        if np.any(dval <= 0):
+            raise ValueError(
+                "Some validation points have kernel degrees that underflow to 0 (too far from every "
+                f"training point at sigma2 = {s2:g}), where eq. (15) of Alzate & Suykens (2012) divides "
+                "by the degree; use a larger sigma2 grid."
+            )
+        K_all = Kall() if grid_errors else None
+        for j, r in enumerate(rho_grid):
+            try:
+                alpha, b = _solve_fast(Omega, yp, 1.0, r)
+            except ValueError:
+                continue
+            a_hat = (Kval @ alpha + b) / dval
+            scores[i, j] = ssf_criterion(a_hat, Omega[labeled_t] @ alpha + b, yp[labeled_t], eta_u=eta_u)
+            if grid_errors:
+                errs[i, j] = np.mean(classes[(K_all @ alpha + b >= 0).astype(int)] != y)
+    if np.all(np.isnan(scores)):
+        raise ValueError("The system (8) was singular at every grid point; widen the grids.")
     i, j = np.unravel_index(first_best(scores), scores.shape)
+    Omega, _, Kall = kernels_at(grid[i])
     t0 = time.perf_counter()
-    alpha, b = _solve_fast(np.exp(-D2 / grid[i]), yp, 1.0, rho_grid[j])
+    if kernel == "rbf":
+        Omega = np.exp(-D2 / grid[i])  # timed: forming the kernel from the squared distances
+    alpha, b = _solve_fast(Omega, yp, 1.0, rho_grid[j])
     t_ksc = time.perf_counter() - t0
-    pred = classes[(np.exp(-D2_all / grid[i]) @ alpha + b >= 0).astype(int)]
+    pred = classes[(Kall() @ alpha + b >= 0).astype(int)]
     out = Bunch(
         semi_ksc=float(np.mean(pred != y)),
-        semi_ksc_params={"sigma2/median": sigma2_factors[i], "rho": rho_grid[j]},
+        semi_ksc_params={"sigma2/median": factors[i], "rho": rho_grid[j]},
         semi_ksc_time=t_ksc,
         lapsvm=np.nan,
         lapsvm_params=None,
         lapsvm_time=np.nan,
     )
+    if grid_errors:
+        out.semi_ksc_grid_errors = errs
+        out.lapsvm_grid_errors = None
     if lapsvm:
-        L = _knn_laplacian(Xt, 6)
+        L = _knn_laplacian(Xn[train] if kernel == "cosine" else Xt, 6)
         yv = np.where(y[val] == classes[1], 1.0, -1.0)
         best = (-1.0, None)
-        for s2, f in zip(grid, sigma2_factors, strict=True):
-            K, Kv = np.exp(-D2 / s2), np.exp(-D2_val / s2)
-            for ga in gamma_A_grid:
+        lap_errs = np.full((len(grid), len(gamma_A_grid)), np.nan)
+        for i, (s2, f) in enumerate(zip(grid, factors, strict=True)):
+            K, Kv, Kall = kernels_at(s2)
+            K_all = Kall() if grid_errors else None
+            for j, ga in enumerate(gamma_A_grid):
                 sol = _lapsvm_solve(K, L, yp, ga, gamma_I)
                 acc = float(np.mean(np.where(Kv @ sol.alpha + sol.b >= 0, 1.0, -1.0) == yv))
+                if grid_errors:
+                    lap_errs[i, j] = np.mean(classes[(K_all @ sol.alpha + sol.b >= 0).astype(int)] != y)
                 if acc > best[0]:
                     best = (acc, (s2, f, ga, sol))
         s2, f, ga, sol = best[1]
+        K, _, Kall = kernels_at(s2)
         t0 = time.perf_counter()
-        _lapsvm_solve(np.exp(-D2 / s2), L, yp, ga, gamma_I)
+        _lapsvm_solve(np.exp(-D2 / s2) if kernel == "rbf" else K, L, yp, ga, gamma_I)
         out.lapsvm_time = time.perf_counter() - t0
-        pred = classes[(np.exp(-D2_all / s2) @ sol.alpha + sol.b >= 0).astype(int)]
+        pred = classes[(Kall() @ sol.alpha + sol.b >= 0).astype(int)]
         out.lapsvm = float(np.mean(pred != y))
         out.lapsvm_params = {"sigma2/median": f, "gamma_A": ga}
+        if grid_errors:
+            out.lapsvm_grid_errors = lap_errs
     return out

@@ -292,3 +292,55 @@ def test_review_findings_are_refused_or_warned():
         ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
     with pytest.raises(ValueError, match="n_unlabeled"):
         ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)
+
+
+def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search():
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 60)
+    X = np.abs(rng.standard_normal((120, 6))) + 2.0 * np.outer(y, [1, 1, 1, 0, 0, 0])  # non-negative
+    labeled = np.r_[0, 1, 60, 61]
+    rho_grid = (0.2, 0.6, 1.0)
+    res = ksc.evaluate_protocol(
+        X,
+        y,
+        labeled,
+        n_unlabeled=50,
+        n_val=40,
+        kernel="cosine",
+        rho_grid=rho_grid,
+        gamma_A_grid=(1e-2,),
+        grid_errors=True,
+        random_state=1,
+    )
+    # the same search written out: unit rows, C = Xn Xn', SSF (17) on the validation points, first best
+    Xn = X / np.linalg.norm(X, axis=1, keepdims=True)
+    rest = np.random.default_rng(1).permutation(np.setdiff1d(np.arange(120), labeled))
+    tr, va = np.r_[rest[:50], labeled], rest[50:90]
+    yp = np.r_[np.zeros(50), np.where(y[labeled] == 1, 1.0, -1.0)]
+    C, Cv = Xn[tr] @ Xn[tr].T, Xn[va] @ Xn[tr].T
+    scores, errors = [], []
+    for r in rho_grid:
+        alpha, b = ksc.solve_semi_ksc(C, yp, rho=r)
+        a_hat = (Cv @ alpha + b) / Cv.sum(1)
+        scores.append(ksc.ssf_criterion(a_hat, (C @ alpha + b)[yp != 0], yp[yp != 0]))
+        errors.append(np.mean((Xn @ Xn[tr].T @ alpha + b >= 0).astype(int) != y))
+    best = int(np.flatnonzero(np.asarray(scores) >= max(scores) * (1 - 1e-9))[0])
+    assert res.semi_ksc_params == {"sigma2/median": None, "rho": rho_grid[best]}
+    assert res.semi_ksc == pytest.approx(errors[best])
+    np.testing.assert_allclose(res.semi_ksc_grid_errors, [errors])
+    assert res.lapsvm_grid_errors.shape == (1, 1)
+    assert res.lapsvm == pytest.approx(res.lapsvm_grid_errors[0, 0])
+    # the RBF default is unchanged by grid_errors, and its grid holds the selected model's error
+    kw = dict(
+        n_unlabeled=50, n_val=40, sigma2_factors=(0.5, 2.0), rho_grid=rho_grid, lapsvm=False, random_state=1
+    )
+    plain = ksc.evaluate_protocol(X, y, labeled, **kw)
+    diag = ksc.evaluate_protocol(X, y, labeled, grid_errors=True, **kw)
+    assert diag.semi_ksc == plain.semi_ksc and diag.semi_ksc_params == plain.semi_ksc_params
+    assert diag.semi_ksc in diag.semi_ksc_grid_errors and diag.lapsvm_grid_errors is None
+    with pytest.raises(ValueError, match="non-negative"):
+        ksc.evaluate_protocol(X - 3.0, y, labeled, kernel="cosine", n_unlabeled=50, n_val=40, lapsvm=False)
+    with pytest.raises(ValueError, match="zero row"):
+        ksc.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
+    with pytest.raises(ValueError, match="kernel"):
+        ksc.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)

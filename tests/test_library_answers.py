@@ -34,6 +34,19 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
         "ch2-ex-minimax": 'def minimax_from_mst(X): return ck.cophenetic_matrix(X, "single")[0]',
         "ch2-ex-center": "def double_center(M): return kernels.mds_kernel(M)",
     },
+    "04_semi_supervised_ksc": {
+        "ch4-ex-bordered": (
+            "def semi_ksc_bordered(K, y, gamma, rho):\n"
+            "    return ksc.solve_semi_ksc(K, y, gamma=gamma, rho=rho)"
+        ),
+        "ch4-ex-ideal": (
+            "def ideal_solution(n1, n2):\n"
+            "    K = scipy.linalg.block_diag(np.ones((n1, n1)), np.ones((n2, n2)))\n"
+            "    y = np.r_[1.0, np.zeros(n1 - 1), -1.0, np.zeros(n2 - 1)]\n"
+            "    return ksc.solve_semi_ksc(K, y, rho=0.5)[0]"
+        ),
+        "ch4-ex-fisher": "def fisher_by_threshold(a): return ksc.fisher_criterion(a)",
+    },
 }
 
 
