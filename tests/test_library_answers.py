@@ -34,6 +34,22 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
         "ch2-ex-minimax": 'def minimax_from_mst(X): return ck.cophenetic_matrix(X, "single")[0]',
         "ch2-ex-center": "def double_center(M): return kernels.mds_kernel(M)",
     },
+    "03_spectral_kernel_learning": {
+        "ch3-ex-build-lp": (
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    return spk._solve_tsk_scipy(lam, T, eta, beta)"
+        ),
+        "ch3-ex-training-rows": "def extend_rows(W, lam, V, rows): return model.extend(W[rows])",
+        "ch3-ex-smoothness": (
+            "def smoothness_double_sum(W, Phi):\n"
+            "    return float(np.trace(Phi @ graphs.normalized_laplacian(W).toarray() @ Phi.T))"
+        ),
+        "ch3-ex-dual": (
+            "def tsk_dual_value(lam, T, eta, beta):\n"
+            "    p = spk.tsk_linear_program(lam, V, y, eta=eta, beta=beta)[0]\n"
+            "    p.solve()\n"
+            "    return p.value"
+        ),
+    },
     "04_semi_supervised_ksc": {
         "ch4-ex-bordered": (
             "def semi_ksc_bordered(K, y, gamma, rho):\n"
@@ -145,7 +161,7 @@ def test_a_library_call_fails_every_coding_check(stem):
         solution = [nb.cells[i].source for i in e.code_cells]
         checks = [nb.cells[i].source for i in e.checks]
         first = min(e.code_cells)
-        context = needed_cells(nb.cells, first, solution + checks)
+        context = needed_cells(nb.cells, first, solution + checks + [answer])
         run.cells += [nbformat.v4.new_code_cell(nb.cells[i].source) for i in context]
         expect += [(None, "pass")] * len(context)
         run.cells.append(nbformat.v4.new_code_cell(answer))

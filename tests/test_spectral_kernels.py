@@ -254,6 +254,8 @@ def test_zero_mu_warns():
     with pytest.warns(UserWarning, match="mu = 0"):
         model = sk.TransductiveSpectralKernel(beta=1e-3).fit(X, y)
     assert not np.any(model.mu_)
+    # the stated fallback: every score 0, every point the first class
+    assert not np.any(model.scores_) and np.all(model.transduction_ == model.classes_[0])
 
 
 def test_scores_and_leave_one_out_selection():
@@ -316,14 +318,23 @@ def test_default_beta_is_n_over_l_and_learns_a_kernel_where_beta_1_does_not():
     assert np.mean(new.transduction_ == y) > np.mean(old.transduction_ == y)
 
 
-def test_the_three_lp_solvers_give_the_same_kernels_and_labels_on_chapter_3s_draws():
+@pytest.mark.parametrize("scaling", ["global", "per-feature"])
+def test_the_three_lp_solvers_give_the_same_kernels_and_labels_on_chapter_3s_draws(scaling):
     """No result of Chapter 3 depends on LP round-off (issue 18): on the four UCI sets, 20
-    draws of 20 labels each, scipy's linprog and cvxpy's HiGHS and Clarabel give mu with the
-    same support (mu = 0 in the same draws) and the same eq. (5) labels."""
+    draws of 20 labels each, under both readings of the paper's [0, 1] scaling (global, which
+    equals the raw features for the eq. (2) weights, and per feature), scipy's linprog and
+    cvxpy's HiGHS and Clarabel give mu with the same support (mu = 0 in the same draws) and
+    the same eq. (5) labels."""
+    from sklearn.preprocessing import MinMaxScaler
+
     from sslteach._decisions import argmax_rows
 
     for name in ("heart", "ionosphere", "sonar", "wine"):
         X, y = datasets.load_uci(name)[:2]
+        if scaling == "per-feature":
+            X = MinMaxScaler().fit_transform(X)
+        else:
+            X = (X - X.min()) / (X.max() - X.min())
         lam, V = sk.laplacian_eigenpairs(graphs.knn_graph(X, 6), 10)
         for s in range(20):
             yt = datasets.ssl_split(y, 20, random_state=s)
