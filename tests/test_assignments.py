@@ -685,14 +685,20 @@ def test_setup_cell_installs_the_package_in_a_fresh_venv(tmp_path):
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(ROOT / "sslteach", source / "sslteach", ignore=shutil.ignore_patterns("__pycache__"))
+    # packaged as sslteach/results
+    shutil.copytree(ROOT / "scripts" / "results", source / "scripts" / "results")
     # the cell pins a release tag (git+https://...@v<version>); a local folder has no tags
     pinned = re.escape(url) + r"(@[\w.+-]+)?"
-    cell = re.sub(pinned, source.as_uri(), setup) + "\nimport sslteach\nprint(sslteach.__file__)\n"
+    # the reproduction pages read the committed results through the installed package
+    shown = "from sslteach import scorecard\nprint(len(scorecard.load_results('ch1')['paper_numbers']) > 0)\n"
+    cell = re.sub(pinned, source.as_uri(), setup)
+    cell += "\nimport sslteach\n" + shown + "print(sslteach.__file__)\n"
     run = subprocess.run(
         [str(py), "-c", cell], cwd=workdir, capture_output=True, text=True, env=env, timeout=300
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip().splitlines()[-1].startswith(str(env_dir))  # installed into the fresh venv
+    assert run.stdout.strip().splitlines()[-2] == "True", "the installed package lacks the results files"
     again = subprocess.run(
         [str(py), "-c", cell], cwd=workdir, capture_output=True, text=True, env=env, timeout=300
     )

