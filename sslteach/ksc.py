@@ -66,6 +66,11 @@ __all__ = [
 
 #: reciprocal condition number below which eq. (8) is refused as numerically singular
 RCOND_LIMIT = 1e-12
+#: relative size of c (|c| <= C_RTOL * sum|g_i|) below which c counts as zero and eq. (8) is refused:
+#: the elimination divides by c, and near c = 0 with equal label counts per class (e.g. one label
+#: each at rho = 1 on well-separated clusters) the bordered KKT system (7) is itself nearly singular
+#: while eq. (8) can still look well conditioned. sqrt(machine epsilon), about 1.5e-8.
+C_RTOL = float(np.sqrt(np.finfo(float).eps))
 
 
 def ksc_kernel(X, Y=None, *, sigma2):
@@ -285,8 +290,8 @@ def _check_gamma_rho(gamma, rho):
     rho = check_positive(rho, "rho")
     if rho > 1:
         raise ValueError(
-            f"rho must be in (0, 1] (Sect. III-C: a larger rho can flip the sign of alpha on the "
-            f"labelled points); got {rho}."
+            f"rho must be in (0, 1] (Sect. III-C: the paper restricts rho to this range, 'discouraging "
+            f"a change of sign in alpha_L'); got {rho}."
         )
     return gamma, rho
 
@@ -296,11 +301,11 @@ def _semi_ksc_parts(Omega, y, gamma, rho):
     deg = _degrees(Omega)
     g = gamma / deg - rho * (y != 0)
     c = g.sum()
-    if abs(c) <= 1e-12 * np.abs(g).sum():
+    if abs(c) <= C_RTOL * np.abs(g).sum():
         raise ValueError(
-            f"c = 1^T(gamma D^-1 - rho A)1 is zero (to round-off: |c| <= 1e-12 sum|g|) for "
-            f"gamma = {gamma}, rho = {rho}: the centering matrix M_S of eq. (8) is undefined. "
-            "Change rho slightly."
+            f"c = 1^T(gamma D^-1 - rho A)1 is zero (to working accuracy: |c| <= {C_RTOL:.1e} sum|g|, "
+            f"c = {c:.3g}) for gamma = {gamma}, rho = {rho}: the centering matrix M_S of eq. (8) is "
+            "undefined, and the KKT system (7) may be (nearly) singular too. Change rho."
         )
     return g, c
 
@@ -348,7 +353,8 @@ def semi_ksc_system(Omega, y, *, gamma=1.0, rho):
         If ``Omega`` is not a finite symmetric square matrix with non-negative entries and
         positive degrees, if ``y`` holds other values than -1, 0, +1 or lacks one of the
         two classes, if ``gamma`` is not > 0 or ``rho`` not in (0, 1], or if c = 0 (to
-        round-off), where :math:`M_S` is undefined.
+        working accuracy: :math:`|c| \le` ``C_RTOL`` :math:`\sum_i|g_i|`, ``C_RTOL`` =
+        sqrt(machine epsilon), about 1.5e-8), where :math:`M_S` is undefined.
 
     See Also
     --------
@@ -441,8 +447,12 @@ def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     Raises
     ------
     ValueError
-        When c = 0, or when the system is singular or ill-conditioned (rcond below
-        ``RCOND_LIMIT`` = 1e-12); the message names gamma, rho and c. Also for the invalid
+        When c = 0 to working accuracy (:math:`|c| \le` ``C_RTOL`` :math:`\sum_i|g_i|`,
+        about 1.5e-8 relative), or when the system is singular or ill-conditioned (rcond
+        below ``RCOND_LIMIT`` = 1e-12); the message names gamma, rho and c. The first rule
+        also catches the near-singular KKT system (7) of one label per class at
+        :math:`\rho = 1` on well-separated clusters, where c is nearly 0 but eq. (8) can
+        still look well conditioned. No result is returned from a refused system. Also for the invalid
         inputs listed in :func:`semi_ksc_system`.
 
     See Also
@@ -1035,8 +1045,10 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     For each :math:`\sigma^2` the training and validation kernels are formed once (from
     squared distances computed once); for each :math:`\rho` the system (8) is solved and
     scored by :func:`ssf_criterion` with :math:`\hat\alpha_{val}` of eq. (15) and the training
-    projections of the labelled points. Grid points where the system is singular score
-    ``nan`` and are skipped. Scores within a relative 1e-9 of the best count as tied, and
+    projections of the labelled points. Grid points where :func:`solve_semi_ksc` would refuse
+    the system (c = 0 to working accuracy, or reciprocal condition number of eq. (8) below
+    ``RCOND_LIMIT`` = 1e-12) score ``nan`` and are skipped: no selected model rests on a
+    singular solve. Scores within a relative 1e-9 of the best count as tied, and
     ties go to the first grid point (in the order given).
     ``X_val`` carries no labels (footnote 2 of the paper).
 
@@ -1077,7 +1089,7 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
         - ``rho``: float, the selected :math:`\rho`;
         - ``score``: float, its SSF score (the best);
         - ``scores``: ndarray of shape (len(sigma2_grid), len(rho_grid)), every score
-          (``nan`` where the system is singular);
+          (``nan`` where the system is refused as singular, see above);
         - ``estimator``: a :class:`SemiSupervisedKSC` fitted on ``X``, ``y`` at the best
           point.
 
@@ -1799,6 +1811,9 @@ def evaluate_protocol(
     of the out-of-sample model (11), :math:`\hat e(x) = \theta(x)^T\alpha + b`. SSF scores
     within a relative 1e-9 of the best count as tied (first grid point wins, sigma2 the
     outer loop); for LapSVM the first grid point of the best validation accuracy wins.
+    Semi-KSC grid points whose system :func:`solve_semi_ksc` refuses (c = 0 to a relative
+    ``C_RTOL``, or reciprocal condition number below ``RCOND_LIMIT``) are skipped, as in
+    :func:`select_semi_ksc`.
 
     Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
 

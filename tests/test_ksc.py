@@ -245,6 +245,47 @@ def test_c_equal_zero_is_reported():
         ksc.solve_semi_ksc(Omega, yp, rho=rho)
 
 
+def _bordered_cond(Omega, yp, rho, gamma=1.0):
+    """2-norm condition number of the bordered KKT system (7) in (alpha, b), built independently."""
+    M = len(Omega)
+    g = gamma / Omega.sum(axis=1) - rho * (yp != 0)
+    B = np.zeros((M + 1, M + 1))
+    B[:M, :M] = np.eye(M) - g[:, None] * Omega
+    B[:M, M], B[M, :M] = -g, 1.0
+    return np.linalg.cond(B)
+
+
+@pytest.mark.parametrize("eps", [0.0, 1e-14, 1e-10, 1e-9])
+def test_one_label_per_class_at_rho_one_is_refused(eps):
+    # ideal (eps = 0) or nearly ideal two-block kernel, one label per block: the KKT system (7)
+    # is singular at rho = 1 (1/(l1 rho) + 1/(l2 rho) = 2) and c = 2 - 2 rho is 0 there. With
+    # eps > 0 the matrix of eq. (8) alone looks well conditioned, so the c rule must refuse it.
+    Omega = _block_kernel([12, 8])
+    Omega[Omega == 0] = eps
+    yp = np.zeros(20)
+    yp[0], yp[12] = 1.0, -1.0
+    assert _bordered_cond(Omega, yp, 1.0) > 1e10  # the system really is (nearly) singular
+    with pytest.raises(ValueError, match=r"c = .* is zero .* rho = 1.0"):
+        ksc.solve_semi_ksc(Omega, yp, rho=1.0)
+    alpha, b = ksc.solve_semi_ksc(Omega, yp, rho=0.9)  # away from it the solve is fine and well posed
+    assert _bordered_cond(Omega, yp, 0.9) < 1e4 and np.isfinite(alpha).all() and np.isfinite(b)
+
+
+def test_grid_skips_singular_rho_and_never_selects_it():
+    # two clouds of width 1e-6, 100 apart (kernel block diagonal to round-off), one label per
+    # cloud: the grid point rho = 1 is refused (c = 0) and must score nan, not win the search
+    rng = np.random.default_rng(3)
+    X = np.repeat([[0.0, 0.0], [100.0, 100.0]], [12, 8], axis=0) + rng.normal(0, 1e-6, (20, 2))
+    y = np.full(20, -1)
+    y[0], y[12] = 0, 1
+    X_val = np.repeat([[0.0, 0.0], [100.0, 100.0]], [6, 6], axis=0) + rng.normal(0, 1e-6, (12, 2))
+    sel = ksc.select_semi_ksc(X, y, X_val, sigma2_grid=[1.0], rho_grid=[0.5, 1.0])
+    assert np.isnan(sel.scores[0, 1]) and np.isfinite(sel.scores[0, 0])
+    assert sel.rho == 0.5
+    with pytest.raises(ValueError, match="singular at every grid point"):
+        ksc.select_semi_ksc(X, y, X_val, sigma2_grid=[1.0], rho_grid=[1.0])
+
+
 def test_one_vs_rest_equals_separate_binary_solves():
     X, y = datasets.make_gaussian_clouds("four", 120, random_state=1)
     y_train = datasets.ssl_split(y, 8, random_state=1)

@@ -56,10 +56,10 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
             "    return ksc.solve_semi_ksc(K, y, gamma=gamma, rho=rho)"
         ),
         "ch4-ex-ideal": (
-            "def ideal_solution(n1, n2):\n"
-            "    K = scipy.linalg.block_diag(np.ones((n1, n1)), np.ones((n2, n2)))\n"
-            "    y = np.r_[1.0, np.zeros(n1 - 1), -1.0, np.zeros(n2 - 1)]\n"
-            "    return ksc.solve_semi_ksc(K, y, rho=0.5)[0]"
+            "def ideal_solution(n1, n2, n3):\n"
+            "    K = scipy.linalg.block_diag(np.ones((n1, n1)), np.ones((n2, n2)), np.ones((n3, n3)))\n"
+            "    y = np.r_[1.0, np.zeros(n1 - 1), -1.0, np.zeros(n2 + n3 - 1)]\n"
+            "    return ksc.solve_semi_ksc(K, y, rho=0.5)"
         ),
         "ch4-ex-fisher": "def fisher_by_threshold(a): return ksc.fisher_criterion(a)",
     },
