@@ -26,6 +26,7 @@ import pandas as pd
 
 __all__ = [
     "VERDICTS",
+    "best_verdicts",
     "UNITS",
     "verdict",
     "check_entries",
@@ -338,3 +339,43 @@ def verdict_counts(entries):
         counts.loc[e["reading"], e["verdict"]] += 1
     counts["total"] = counts.sum(axis=1)
     return counts
+
+
+def best_verdicts(entries):
+    """Each paper number's best verdict over the readings tried.
+
+    A paper number is identified by its ``(source, row, column)``; the verdicts rank
+    reproduced > close > not reproduced > not attempted.
+
+    Parameters
+    ----------
+    entries : list of dict
+        ``paper_numbers`` entries (checked with :func:`check_entries`).
+
+    Returns
+    -------
+    best : dict
+        ``{(source, row, column): verdict}``, in order of first appearance.
+
+    Raises
+    ------
+    ValueError
+        If the entries break the format.
+
+    Examples
+    --------
+    >>> base = {"source": "T", "row": "r", "column": "a", "paper": 70.0, "paper_sd": None,
+    ...         "book_sd": None, "unit": "percent"}
+    >>> es = [{**base, "book": 75.0, "reading": "one", "verdict": "not reproduced"},
+    ...       {**base, "book": 71.5, "reading": "two", "verdict": "close"}]
+    >>> best_verdicts(es)
+    {('T', 'r', 'a'): 'close'}
+    """
+    check_entries(entries)
+    rank = {"reproduced": 0, "close": 1, "not reproduced": 2, "not attempted": 3}
+    best = {}
+    for e in entries:
+        key = (e["source"], e["row"], e["column"])
+        if key not in best or rank[e["verdict"]] < rank[best[key]]:
+            best[key] = e["verdict"]
+    return best
