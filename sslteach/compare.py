@@ -576,13 +576,15 @@ def plot_critical_difference(mean_ranks, names, cd, *, ax=None, title=None):
             va="center",
             fontsize=8,
         )
-    # maximal groups of consecutive methods within the CD
-    groups, start = [], 0
-    for end in range(k):
-        while r[order[end]] - r[order[start]] >= cd:
-            start += 1
-        if end > start and not any(g0 <= start and end <= g1 for g0, g1 in groups):
-            groups.append((start, end))
+    # maximal groups of consecutive methods (by rank) whose ranks differ by less than the CD
+    groups, last_end = [], -1
+    for a in range(k):
+        b = a
+        while b + 1 < k and r[order[b + 1]] - r[order[a]] < cd:
+            b += 1
+        if b > a and b > last_end:
+            groups.append((a, b))
+            last_end = b
     for g, (a, b) in enumerate(groups):
         yb = -0.25 - 0.18 * g
         ax.hlines(yb, r[order[a]] - 0.05, r[order[b]] + 0.05, color="k", lw=3)

@@ -24,9 +24,12 @@ import pytest
 from sslteach import assignments as asg
 
 ROOT = Path(__file__).resolve().parents[1]
-# Method pages carry the exercises; a chapter's reproduction page (``*_reproduction``) has none.
+# Method pages carry the exercises; a chapter's reproduction page (``*_reproduction``) and the
+# book's scorecard (a section of Chapter 5) have none.
 CHAPTERS = sorted(
-    p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if not p.stem.endswith("_reproduction")
+    p
+    for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
+    if not p.stem.endswith("_reproduction") and p.stem != "05_scorecard"
 )
 
 # One deliberately wrong answer per chapter: (exercise label, code that replaces its answer).
@@ -52,6 +55,12 @@ WRONG_ANSWERS = {
     "04_semi_supervised_ksc": (
         "ch4-ex-lapsvm-svm",  # forgets the factor 2 of the ambient term
         "def svm_equivalent_C(gamma_A, l):\n    return 1.0 / (gamma_A * l)",
+    ),
+    "05_comparison": (
+        "ch5-ex-nemenyi-cd",  # forgets the square root of 2 between the studentised range and Nemenyi's q
+        "def nemenyi_cd(k, N, alpha=0.05):\n"
+        "    q = scipy.stats.studentized_range.ppf(1 - alpha, k, np.inf)\n"
+        "    return float(q * np.sqrt(k * (k + 1) / (6 * N)))",
     ),
 }
 

@@ -227,3 +227,15 @@ def test_plot_critical_difference_draws_every_name():
 def test_setcache_refuses_duplicates():
     with pytest.raises(ValueError, match="duplicate"):
         SetCache(np.ones((10, 3)))
+
+
+def test_critical_difference_groups():
+    # ranks 1, 1.5 | 4, 4.2: two groups with CD 1; with CD 3.1, (1 .. 4) and (1.5 .. 4.2) overlap
+    ax = compare.plot_critical_difference([1.0, 1.5, 4.0, 4.2], list("abcd"), 1.0)
+    bars = [c for c in ax.collections if c.get_linewidth()[0] == 3]
+    spans = sorted(tuple(np.round(seg[:, 0], 2)) for c in bars for seg in c.get_segments())
+    assert spans == [(0.95, 1.55), (3.95, 4.25)], spans
+    ax = compare.plot_critical_difference([1.0, 1.5, 4.0, 4.2], list("abcd"), 3.1)
+    bars = [c for c in ax.collections if c.get_linewidth()[0] == 3]
+    spans = sorted(tuple(np.round(seg[:, 0], 2)) for c in bars for seg in c.get_segments())
+    assert spans == [(0.95, 4.05), (1.45, 4.25)], spans

@@ -63,6 +63,11 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
         ),
         "ch4-ex-fisher": "def fisher_by_threshold(a): return ksc.fisher_criterion(a)",
     },
+    "05_comparison": {
+        "ch5-ex-nemenyi-cd": (
+            "def nemenyi_cd(k, N, alpha=0.05): return compare.nemenyi_critical_difference(k, N, alpha)"
+        ),
+    },
 }
 
 

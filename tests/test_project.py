@@ -88,8 +88,9 @@ def test_notebook_format(path):
     assert 'find_spec("sslteach") is None' in setup and f'"sslteach @ {pinned_source()}"' in setup
     text = "\n".join("".join(c["source"]) for c in cells)
     labels = re.findall(r"```\{exercise\}\s*\n:label:\s*(\S+)", text)
-    # a method page has its exercises (STYLE.md asks for six); a reproduction page needs none
-    reproduction = path.stem.endswith("_reproduction")
+    # a method page has its exercises (STYLE.md asks for six); a reproduction page and the
+    # book's scorecard need none
+    reproduction = path.stem.endswith("_reproduction") or path.stem == "05_scorecard"
     assert len(set(labels)) == len(labels) and (reproduction or len(labels) >= 6), labels
     chapter = int(path.name[:2])
     assert all(re.fullmatch(rf"ch{chapter}-ex-[a-z0-9-]+", lab) for lab in labels), labels
@@ -156,11 +157,23 @@ def test_no_stored_output_prints_roundoff(path):
     assert not bad, f"{path.name} prints round-off (|x| < 1e-12): {bad[:10]}"
 
 
+# The chapters that teach one paper each; Chapter 5 compares them (its section is the scorecard).
+PAPER_CHAPTERS = ("01", "02", "03", "04")
+
+
+def test_chapter5_has_the_scorecard_under_it():
+    toc = (ROOT / "_toc.yml").read_text()
+    section = r"- file: notebooks/05_comparison\n\s+sections:\n\s+- file: notebooks/05_scorecard\n"
+    assert re.search(section, toc), "05_scorecard is not a section under 05_comparison in _toc.yml"
+
+
 def test_every_paper_chapter_has_a_reproduction_page_under_it():
     """STYLE.md: a paper gets a method page and a reproduction page, the second a section of the first."""
     toc = (ROOT / "_toc.yml").read_text()
-    methods = [nb for nb in NOTEBOOKS if nb.name[:2] != "00" and not nb.stem.endswith("_reproduction")]
-    assert methods, "no chapter notebooks found"
+    methods = [
+        nb for nb in NOTEBOOKS if nb.name[:2] in PAPER_CHAPTERS and not nb.stem.endswith("_reproduction")
+    ]
+    assert len(methods) == len(PAPER_CHAPTERS), "a paper chapter's method page is missing"
     for nb in methods:
         page = nb.with_name(f"{nb.stem}_reproduction.ipynb")
         assert page.exists(), f"{nb.name} has no reproduction page {page.name}"
