@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
 import urllib.error
 import urllib.request
@@ -221,16 +222,22 @@ def index():
 
 def dry_run(requirements, python):
     """``pip install --dry-run`` of ``requirements`` for ``python``, wheels only, no dependencies
-    (every file pins its whole closure): does every pin have a wheel for that Python?"""
-    cmd = [
-        sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--ignore-installed",
-        "--only-binary=:all:", "--python-version", python, "--retries", "0", "--timeout", "15",
-        "--disable-pip-version-check", "-q", "-r", str(requirements),
-    ]  # fmt: skip
-    try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=240, cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        pytest.skip("pip took over 240 s to ask the package index (slow network?)")
+    (every file pins its whole closure): does every pin have a wheel for that Python?
+
+    ``--target`` (an empty folder nothing is written to: it is a dry run) is there because the pip
+    that ``python3 -m venv`` gives on Python 3.11 (23.2.1) refuses ``--python-version`` without it
+    ("Can not use any platform or abi specific options unless installing via '--target'"); newer
+    pips accept both forms."""
+    with tempfile.TemporaryDirectory() as target:
+        cmd = [
+            sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--ignore-installed",
+            "--target", target, "--only-binary=:all:", "--python-version", python, "--retries", "0",
+            "--timeout", "15", "--disable-pip-version-check", "-q", "-r", str(requirements),
+        ]  # fmt: skip
+        try:
+            res = subprocess.run(cmd, capture_output=True, text=True, timeout=240, cwd=ROOT)
+        except subprocess.TimeoutExpired:
+            pytest.skip("pip took over 240 s to ask the package index (slow network?)")
     if res.returncode != 0 and any(e in res.stdout + res.stderr for e in NETWORK_ERRORS):
         pytest.skip(f"pip could not reach the package index: {res.stderr.strip()[-300:]}")
     return res
@@ -311,3 +318,21 @@ def test_readme_front_door():
     assert "`STYLE.md`" in chapter and (ROOT / "STYLE.md").is_file()
     assert "../shared" not in (ROOT / "STYLE.md").read_text()
     assert "python scripts/make_binder_requirements.py" in readme
+
+
+def test_ci_runs_the_readmes_two_commands_as_written():
+    """.ci/run must be what a reader does: the README's install and test commands, with the pip
+    that `python3 -m venv` gives (no upgrade the README does not make), then the other CPUs."""
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    commands = re.findall(r"```bash\n(pip install -r requirements\.txt && [^\n]+)\n```", readme)
+    assert any(c.endswith("&& pytest") for c in commands), commands
+    ci_lines = [line.strip() for line in ci.splitlines()]
+    for command in commands:
+        for part in command.split(" && "):
+            if part.startswith("jupyter-book"):
+                continue  # the site is built with -W --keep-going, a stricter form of the same
+            assert part in ci_lines, f".ci/run does not run the README's `{part}` as written"
+    assert "python3 -m venv" in ci and "--upgrade pip" not in ci and "install -U pip" not in ci
+    assert "NPY_DISABLE_CPU_FEATURES" in ci and "OPENBLAS_CORETYPE=Haswell" in ci
+    assert "NPY_DISABLE_CPU_FEATURES" in readme, "the README must say which configurations CI covers"
