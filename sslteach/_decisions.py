@@ -13,14 +13,24 @@ tolerance as equal and breaks the tie by a stated rule:
 * :func:`stable_order`: a decreasing sort in which entries within ``TIE_RTOL`` of each
   other keep their index order;
 * :func:`orient_columns`: an eigenvector's sign, which LAPACK leaves to the kernel, fixed
-  by its largest entry (the first of those tied to round-off).
+  by its largest entry (the first of those tied to round-off);
+* :func:`fixed`: a number printed with a fixed number of decimals, or more where the value
+  sits within round-off of a half of the last digit (a rounding edge).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TIE_RTOL", "DENSE_EIGEN_LIMIT", "first_best", "argmax_rows", "stable_order", "orient_columns"]
+__all__ = [
+    "TIE_RTOL",
+    "DENSE_EIGEN_LIMIT",
+    "first_best",
+    "argmax_rows",
+    "stable_order",
+    "orient_columns",
+    "fixed",
+]
 
 #: Up to this many points eigenvectors come from a dense ``eigh`` (LAPACK, all pairs, a few
 #: seconds at 2000); above, from ``scipy.sparse.linalg.eigsh``. The one limit of the module.
@@ -88,3 +98,31 @@ def orient_columns(V, *, rtol=TIE_RTOL):
     first = np.argmax(a >= a.max(axis=0, keepdims=True) * (1 - rtol), axis=0)
     signs = np.where(V[first, np.arange(V.shape[1])] < 0, -1.0, 1.0)
     return V * signs
+
+
+def _on_edge(x: float, decimals: int, rtol: float) -> bool:
+    q = 10.0**-decimals
+    half = (np.floor(x / q) + 0.5) * q
+    return abs(x - half) <= rtol * max(abs(x), q)
+
+
+def fixed(x, decimals: int, *, sign: bool = False, rtol: float = TIE_RTOL) -> str:
+    """``x`` with ``decimals`` decimals, or with the fewest more (up to 3) that take it off an edge.
+
+    A value within ``rtol`` (relative) of a half of the last printed digit prints one way or
+    the other by its last bit, which differs between machines (``1/16`` to three decimals is
+    ``0.062`` or ``0.063``); such a value gets more decimals (``0.0625``, exact here).
+    ``sign=True`` prints a ``+`` before positive values.
+
+    >>> fixed(1 / 16, 3), fixed(2 / 3, 3), fixed(94.75, 1), fixed(0.5, 2, sign=True)
+    ('0.0625', '0.667', '94.75', '+0.50')
+    """
+    x = float(x)
+    if not np.isfinite(x):
+        return str(x)
+    for d in range(decimals, decimals + 4):
+        if not _on_edge(x, d, rtol):
+            break
+    else:
+        raise ValueError(f"{x!r} is on a rounding edge at {decimals} to {d} decimals; print it exactly.")
+    return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"

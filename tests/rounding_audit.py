@@ -222,7 +222,13 @@ class _Rewrite(ast.NodeTransformer):
         self.rounding = rounding  # audit round() calls too (cells: they round to print)
 
     def _where(self, node) -> ast.Constant:
-        return ast.Constant(f"{self.origin}, line {getattr(node, 'lineno', '?')}")
+        """Where the printing code is: its text, and its line in the cell or module defining it."""
+        try:
+            text = ast.unparse(node)
+        except Exception:  # pragma: no cover
+            text = "?"
+        text = text if len(text) <= 80 else text[:77] + "..."
+        return ast.Constant(f"`{text}`, line {getattr(node, 'lineno', '?')} of {self.origin}")
 
     def _call(self, attr, node, args, keywords=()):
         func = ast.Attribute(ast.Name(_NAME, ast.Load()), attr, ast.Load())
@@ -376,7 +382,7 @@ class _IPythonRewrite(ast.NodeTransformer):
 
     def visit_Module(self, node):
         ip = get_ipython()  # noqa: F821 (defined in the kernel)
-        return rewrite(node, f"cell [{ip.execution_count}]")
+        return rewrite(node, f"the cell run as [{ip.execution_count}]")
 
 
 def install(ip) -> None:

@@ -122,3 +122,28 @@ def test_zero_eigenspace_of_a_disconnected_graph_is_the_components_vectors():
         u[members] = np.sqrt(deg[members])
         np.testing.assert_allclose(V[:, col], u / np.linalg.norm(u), atol=1e-15)
     np.testing.assert_allclose(V.T @ V, np.eye(6), atol=1e-12)
+
+
+def test_fixed_prints_the_nearest_value_and_stays_off_rounding_edges():
+    """Against exact arithmetic (fractions): the printed value is within half a last digit of
+    the exact binary value, and that value is at least TIE_RTOL away from the rounding half."""
+    from fractions import Fraction
+
+    from sslteach._decisions import fixed
+
+    rng = np.random.default_rng(0)
+    xs = [*rng.uniform(-100, 100, 200), *(k / 16 for k in range(-40, 41)), *(k / 2000 for k in range(200))]
+    lengthened = 0
+    for x in xs:
+        for d in (0, 1, 2, 3):
+            s = fixed(x, d)
+            used = len(s.split(".")[1]) if "." in s else 0
+            assert d <= used <= d + 3, (x, d, s)
+            lengthened += used > d
+            q, exact = Fraction(1, 10**used), Fraction(x)
+            assert abs(Fraction(s) - exact) <= q / 2, (x, d, s)
+            nearest_half = (exact / q - Fraction(1, 2)).__round__() * q + q / 2
+            assert abs(exact - nearest_half) > Fraction(TIE_RTOL) * max(abs(exact), q) * Fraction(99, 100)
+    assert lengthened > 50  # k/16 and k/2000 land on edges: the test reaches the longer branch
+    assert fixed(0.5, 2, sign=True) == "+0.50" and fixed(-1 / 16, 3) == "-0.0625"
+    assert fixed(float("nan"), 2) == "nan"
