@@ -149,6 +149,16 @@ def test_zenodo_and_citation_agree():
     assert zen["upload_type"] == "software" and zen["keywords"] == cff["keywords"]
 
 
+def test_releasing_md_is_linked_and_names_each_workflow():
+    readme = (ROOT / "README.md").read_text()
+    assert "(RELEASING.md)" in readme
+    text = (ROOT / "RELEASING.md").read_text()
+    for wf in sorted((ROOT / ".github" / "workflows").glob("*.yml")):
+        assert f".github/workflows/{wf.name}" in text, f"RELEASING.md does not say what {wf.name} does"
+    for needed in ("scripts/release_metadata.py --write", "trusted publisher", "Zenodo", "git tag"):
+        assert needed in text, f"RELEASING.md does not mention {needed!r}"
+
+
 # --- the wheel, installed without the repository ------------------------------------------------
 
 
