@@ -225,3 +225,19 @@ def test_linkcheck_opens_an_issue():
     assert job["permissions"] == {"contents": "read", "issues": "write"}
     runs = "\n".join(s.get("run", "") for s in job["steps"])
     assert "gh issue create" in runs and "_build/html" in str(job["steps"])
+
+
+def test_the_reader_notebooks_script_writes_what_the_workflows_copy(tmp_path):
+    """publish.yml copies DIR/<name>.ipynb over notebooks/<name>.ipynb for every notebook, and
+    release.yml zips DIR/*.ipynb: the interface of scripts/make_reader_notebooks.py --out DIR."""
+    script = ROOT / "scripts" / "make_reader_notebooks.py"
+    if not script.exists():
+        pytest.skip("scripts/make_reader_notebooks.py is not in this branch yet (the reader-view issue)")
+    out = tmp_path / "reader"
+    res = subprocess.run(
+        [sys.executable, str(script), "--out", str(out)], capture_output=True, text=True, timeout=300
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert sorted(p.name for p in out.glob("*.ipynb")) == sorted(
+        p.name for p in (ROOT / "notebooks").glob("*.ipynb")
+    )
