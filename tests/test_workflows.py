@@ -41,7 +41,7 @@ def actionlint(root):
 
 def zizmor(root):
     cmd = [tool("zizmor"), "--offline", "--no-config", "--persona", "pedantic", "--strict-collection"]
-    cmd.append(str(root / ".github" / "workflows"))
+    cmd.append(str(root / ".github"))  # the workflows and dependabot.yml
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
@@ -89,6 +89,9 @@ def test_zizmor_passes():
     res = zizmor(ROOT)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "No findings to report" in res.stdout + res.stderr
+    audited = set(re.findall(r"completed \S*/\.github/(\S+)", res.stderr))
+    expected = {f"workflows/{p.name}" for p in FILES} | {"dependabot.yml"}
+    assert audited == expected, f"zizmor audited {sorted(audited)}, not every file"
 
 
 @pytest.mark.parametrize(
