@@ -35,7 +35,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRST_NOTEBOOK = "notebooks/00_foundations.ipynb"  # the one the README's badges open
-# the hosts whose URLs in the README must all be derived ones
+# the hosts where the README's URLs that name this project (owner or package) must be derived
+# ones; a link to another project on the same hosts is left alone
 PROJECT_HOSTS = ("github.com", "github.io", "mybinder.org/v2", "colab.research.google.com/github", "pypi.org")
 URL = re.compile(r"https?://[^\s)>\]`'\"}]+")
 
@@ -104,8 +105,16 @@ def check(root: Path = ROOT, tag: str | None = None) -> list[str]:
         want(e[key] in readme, f"README.md: {key} {e[key]!r} missing")
     for url in sorted(set(URL.findall(readme))):
         url = url.rstrip(".,;:")
-        if any(h in url for h in PROJECT_HOSTS) and "/assets/" not in url and not url.endswith(".svg"):
-            ok = url in derived
+        ours = e["owner"].lower() in url.lower() or e["name"] in url
+        if (
+            ours
+            and any(h in url for h in PROJECT_HOSTS)
+            and "/assets/" not in url
+            and not url.endswith(".svg")
+        ):
+            # a page of the repository (a file, an issue) derives from its URL; a release's does not
+            in_repo = url.startswith(e["repository"] + "/") and "/releases/tag/" not in url
+            ok = url in derived or in_repo
             want(ok, f"README.md: {url} is not one of the URLs derived from pyproject.toml")
     for pin in re.findall(r"git\+https://[^\s`'\"]+", readme):
         want(pin == e["pin_git_url"], f"README.md: install pin {pin} is not {e['pin_git_url']}")
