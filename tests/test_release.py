@@ -205,6 +205,9 @@ def test_wheel_installs_into_a_fresh_venv_and_serves_the_notebooks(tmp_path):
     assert all(f"sslteach/results/{r}.json" in names for r in results), "the wheel lacks results files"
     assert any(n.startswith("sslteach/data/") for n in names), "the wheel lacks the vendored data"
     assert not any(n.startswith(("notebooks/", "tests/", "scripts/")) for n in names)
+    meta = zipfile.ZipFile(wheel).read(f"sslteach-{VERSION}.dist-info/METADATA").decode()
+    for label, url in PYPROJECT["project"]["urls"].items():  # what PyPI's sidebar will link
+        assert f"Project-URL: {label}, {url}" in meta, f"the wheel's metadata lacks {label}"
 
     env_dir = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True, timeout=120)
