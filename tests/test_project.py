@@ -16,10 +16,13 @@ def repo_url():
     return m.group(1)
 
 
+def version():
+    return re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+
+
 def pinned_source():
-    """The one pin of the notebooks' setup cell: the release tag of pyproject.toml's version."""
-    version = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
-    return f"git+{repo_url()}@v{version}"
+    """The git fallback of the notebooks' setup cell: the release tag of pyproject.toml's version."""
+    return f"git+{repo_url()}@v{version()}"
 
 
 def setup_block(path):
@@ -32,13 +35,16 @@ def setup_block(path):
 def test_every_setup_cell_installs_the_same_pinned_release():
     blocks = {setup_block(p) for p in NOTEBOOKS}
     assert len(blocks) == 1, "the notebooks' setup cells differ; keep one install block"
-    assert f'SSLTEACH = "sslteach @ {pinned_source()}"' in blocks.pop()
+    block = blocks.pop()
+    assert f'SSLTEACH = "sslteach=={version()}"' in block  # PyPI first
+    assert f'SSLTEACH_GIT = "sslteach @ {pinned_source()}"' in block  # then the release's tag
 
 
 def test_setup_cell_fails_offline_with_a_message_that_says_what_to_do(tmp_path):
     """Where sslteach is missing and the network is not there, the cell stops with advice,
     not a bare CalledProcessError. `python -S` hides site-packages (so sslteach is missing);
-    git is pointed at a path that does not exist (so the clone fails at once, offline)."""
+    PyPI is out of reach (PIP_NO_INDEX) and git is pointed at a path that does not exist (so
+    the clone fails at once, offline): both sources are tried, and both fail."""
     import os
     import subprocess
     import sys
@@ -50,6 +56,8 @@ def test_setup_cell_fails_offline_with_a_message_that_says_what_to_do(tmp_path):
         "GIT_CONFIG_VALUE_0": "https://github.com/",
         "GIT_TERMINAL_PROMPT": "0",
         "PIP_NO_INDEX": "1",
+        # pip runs without -S and would find this environment's sslteach==<version> installed
+        "PIP_IGNORE_INSTALLED": "1",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
     block = setup_block(NOTEBOOKS[0])
@@ -58,6 +66,7 @@ def test_setup_cell_fails_offline_with_a_message_that_says_what_to_do(tmp_path):
     assert res.returncode != 0, "the setup cell must stop when the install fails"
     assert "RuntimeError: Could not install sslteach" in res.stderr, res.stderr[-2000:]
     assert "check the internet connection" in res.stderr and "pip install 'sslteach @" in res.stderr
+    assert f"pip install 'sslteach=={version()}'" in res.stderr
     assert "CalledProcessError" not in res.stderr
 
 
@@ -84,8 +93,9 @@ def test_notebook_format(path):
     cells = nb["cells"]
     code = [c for c in cells if c["cell_type"] == "code"]
     setup = "".join(code[0]["source"])
-    # the setup cell installs sslteach, pinned to this release, from the configured repository
+    # the setup cell installs sslteach, pinned to this release: from PyPI, else from the tag
     assert 'find_spec("sslteach") is None' in setup and f'"sslteach @ {pinned_source()}"' in setup
+    assert f'"sslteach=={version()}"' in setup
     text = "\n".join("".join(c["source"]) for c in cells)
     labels = re.findall(r"```\{exercise\}\s*\n:label:\s*(\S+)", text)
     # a method page has its exercises (STYLE.md asks for six); a reproduction page and the
