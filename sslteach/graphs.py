@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
+from scipy.sparse.csgraph import connected_components, minimum_spanning_tree, shortest_path
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 from sklearn.neighbors import NearestNeighbors
@@ -272,47 +272,80 @@ def _knn_graph_and_h(X, n_neighbors, weights="heat"):
     return W, h
 
 
+def _check_graph(W, name="W"):
+    """``W`` as a finite, square, symmetric, non-negative float64 matrix (CSR if sparse)."""
+    W = check_square(W, name=name, symmetric=True, accept_sparse=True)
+    wmin = (W.data.min() if W.nnz else 0.0) if sp.issparse(W) else (W.min() if W.size else 0.0)
+    if wmin < 0:
+        raise ValueError(
+            f"{name} must have non-negative weights (a similarity graph); got a minimum of "
+            f"{wmin:.3g}. A signed matrix has no graph Laplacian with spectrum in [0, 2]."
+        )
+    return sp.csr_matrix(W) if sp.issparse(W) else W
+
+
+def _degree_normalized(W, *, isolated="zero"):
+    r"""The degrees :math:`d` and :math:`S = D^{-1/2}WD^{-1/2}` (CSR): the book's one normalisation.
+
+    :math:`d_i = \sum_j W_{ij}` sums the whole row, the diagonal (a self-loop) included,
+    as in Chung (1997) and von Luxburg (2007); :math:`\mathcal L = I - S`. A vertex of
+    degree 0 gets a zero row and column in S (``isolated="zero"``) or is refused
+    (``isolated="raise"``, for callers that divide by its degree). No validation: ``W``
+    must have passed :func:`_check_graph`. Time and memory :math:`O(\mathrm{nnz}(W))`.
+    """
+    W = sp.csr_matrix(W, dtype=np.float64)
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    alone = deg <= 0
+    if isolated == "raise" and alone.any():
+        raise ValueError(
+            f"W has {int(alone.sum())} isolated vertices (degree 0); the normalised Laplacian is "
+            "undefined there. Increase n_neighbors or remove those outliers."
+        )
+    s = 1.0 / np.sqrt(np.where(alone, 1.0, deg))
+    s[alone] = 0.0
+    return (sp.diags(s) @ W @ sp.diags(s)).tocsr(), deg
+
+
 def normalized_laplacian(W):
     r"""Normalised graph Laplacian :math:`\mathcal L = I - D^{-1/2} W D^{-1/2}`.
 
-    With the degrees :math:`d_i = \sum_{j \ne i} W_{ij}` and :math:`D = \operatorname{diag}(d)`,
+    With the degrees :math:`d_i = \sum_j W_{ij}` (the whole row, a self-loop
+    :math:`W_{ii}` included) and :math:`D = \operatorname{diag}(d)`,
 
     .. math::
 
        \mathcal L = D^{-1/2}(D - W)D^{-1/2} = I - D^{-1/2} W D^{-1/2},
        \qquad
-       \mathcal L_{ij} = \delta_{ij} - \frac{W_{ij}}{\sqrt{d_i d_j}} \quad (i \ne j),
+       \mathcal L_{ij} = \delta_{ij} - \frac{W_{ij}}{\sqrt{d_i d_j}},
 
-    eq. ``eq:normalized-laplacian`` of the foundations chapter (Chung, 1997); Chapter 3
-    builds the spectral kernels of Liu, Qian, Cui & Liu (2009) on the eigenvectors of
-    this matrix for the graph of their eq. (2) (:func:`knn_graph`).
+    eq. ``eq:normalized-laplacian`` of the foundations chapter (Chung, 1997, Section
+    1.2; von Luxburg, 2007, Section 3.2); Chapter 3 builds the spectral kernels of Liu
+    et al. on the eigenvectors of this matrix (:func:`sslteach.spectral_kernels.laplacian_eigenpairs`
+    builds it with the same code, ``graphs._degree_normalized``).
 
-    Its eigenvalues lie in :math:`[0, 2]`, and 0 has multiplicity equal to the number
-    of connected components (Chung, 1997). An isolated vertex (degree 0) gets a zero
-    row and column, as in ``scipy.sparse.csgraph.laplacian(normed=True)``, which
-    computes it, so it too is a component with eigenvalue 0. As there, the diagonal of
-    ``W`` (self-loops) is ignored: the degrees are the off-diagonal row sums and every
-    other vertex has :math:`\mathcal L_{ii} = 1`.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); used in
-    :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
+    **Self-loops** count in the degree and give :math:`\mathcal L_{ii} = 1 - W_{ii}/d_i`,
+    Chung's definition, under which the book's identity
+    :math:`f^\top\mathcal Lf = \tfrac12\sum_{ij}W_{ij}(f_i/\sqrt{d_i} - f_j/\sqrt{d_j})^2`
+    holds for every symmetric :math:`W \ge 0`. (``scipy.sparse.csgraph.laplacian(normed=True)``
+    instead drops the diagonal; the two agree when it is zero, as for :func:`knn_graph`.)
+    Eigenvalues lie in :math:`[0, 2]`, 0 with multiplicity the number of connected
+    components; an isolated vertex (degree 0) gets a zero row and column (Chung's
+    :math:`\mathcal L_{vv} = 0`), so it too is a component with eigenvalue 0.
 
     Parameters
     ----------
     W : array-like or sparse matrix of shape (n, n)
-        Symmetric, non-negative weights (a similarity graph, e.g. from :func:`knn_graph`);
-        finite.
+        Symmetric, non-negative, finite weights (e.g. from :func:`knn_graph`).
 
     Returns
     -------
     L : ndarray or scipy.sparse.csr_matrix of shape (n, n)
-        Same kind as ``W``: CSR when ``W`` is sparse, else a dense float64 array.
-        Symmetric, with eigenvalues in :math:`[0, 2]`.
+        CSR when ``W`` is sparse, else a dense float64 array.
 
     Raises
     ------
     ValueError
-        If ``W`` is not a finite square 2-D numeric matrix, is not symmetric (to
+        If ``W`` is not a finite square numeric matrix, is not symmetric (to
         :math:`10^{-10}\max(1, \max_{ij} |W_{ij}|)`), or has a negative entry.
 
     Notes
@@ -337,20 +370,20 @@ def normalized_laplacian(W):
     >>> lam = np.linalg.eigvalsh(L.toarray())
     >>> int(np.sum(lam < 1e-10)), bool(lam.max() <= 2)  # two components; spectrum in [0, 2]
     (2, True)
-    >>> normalized_laplacian(-W)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    ValueError: W must have non-negative weights ...
+
+    A self-loop of weight 2 at vertex 0 of a path 0 - 1 - 2: :math:`d = (3, 2, 1)`,
+    :math:`\mathcal L_{00} = 1 - 2/3`:
+
+    >>> P = np.array([[2.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    >>> np.round(normalized_laplacian(P), 4)
+    array([[ 0.3333, -0.4082,  0.    ],
+           [-0.4082,  1.    , -0.7071],
+           [ 0.    , -0.7071,  1.    ]])
     """
-    W = check_square(W, name="W", symmetric=True, accept_sparse=True)
-    wmin = W.min() if W.shape[0] else 0.0
-    if wmin < 0:
-        raise ValueError(
-            "W must have non-negative weights (a similarity graph); got a minimum of "
-            f"{wmin:.3g}. A signed matrix has no graph Laplacian with spectrum in [0, 2]."
-        )
-    L = laplacian(W, normed=True)
-    return sp.csr_matrix(L) if sp.issparse(L) else np.asarray(L)
+    sparse = sp.issparse(W)
+    S, deg = _degree_normalized(_check_graph(W))
+    L = sp.diags((deg > 0).astype(np.float64)) - S
+    return L.tocsr() if sparse else L.toarray()
 
 
 def join_components(X, G):

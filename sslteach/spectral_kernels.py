@@ -36,12 +36,11 @@ from ._validation import (
     check_int,
     check_labels,
     check_positive,
-    check_square,
     check_vector,
     one_hot,
     validate_fit_data,
 )
-from .graphs import _knn_graph_and_h
+from .graphs import _check_graph, _degree_normalized, _knn_graph_and_h
 
 
 def _exact_distances(x, Y):
@@ -85,21 +84,6 @@ hence by :func:`loo_select_beta` and :class:`TransductiveSpectralKernel`.
 
 Derived in :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
 """
-
-
-def _normalized_adjacency(W):
-    """S = D^{-1/2} W D^{-1/2} (sparse) and the degrees, refusing negative weights and isolated vertices."""
-    W = sp.csr_matrix(W)
-    if W.nnz and W.data.min() < 0:
-        raise ValueError("W must have non-negative weights (a similarity graph).")
-    deg = np.asarray(W.sum(axis=1)).ravel()
-    if np.any(deg <= 0):
-        raise ValueError(
-            f"W has {int(np.sum(deg <= 0))} isolated vertices (degree 0); the normalised Laplacian is "
-            "undefined there. Increase n_neighbors or remove those outliers."
-        )
-    s = 1.0 / np.sqrt(deg)
-    return sp.diags(s) @ W @ sp.diags(s), deg
 
 
 def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_state=0):
@@ -209,11 +193,11 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
     >>> laplacian_eigenpairs(knn_graph(X_far, 6), 3)[0][:2]
     array([0., 0.])
     """
-    W = check_square(W, name="W", symmetric=True, accept_sparse=True)
+    W = _check_graph(W)
     n = W.shape[0]
     m = check_int(n_components, "n_components", low=1, high=n - 1, high_hint=f"The graph has {n} vertices.")
     tol = check_positive(tol, "tol")
-    S, deg = _normalized_adjacency(W)
+    S, deg = _degree_normalized(W, isolated="raise")
     if n <= DENSE_EIGEN_LIMIT:
         lam, vec = np.linalg.eigh(np.eye(n) - S.toarray())
     else:
@@ -1018,9 +1002,7 @@ def harmonic_function(W, y):
     >>> bool(np.allclose(F.sum(axis=1), 1.0)), bool(F.min() >= 0)
     (True, True)
     """
-    W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
-    if W.nnz and W.data.min() < 0:
-        raise ValueError("W must have non-negative weights (a similarity graph).")
+    W = sp.csr_matrix(_check_graph(W))
     labeled, classes, codes = check_labels(y, W.shape[0], who=_WHO)[1:]
     U = ~labeled
     ncomp, comp = connected_components(W, directed=False)
@@ -1116,12 +1098,12 @@ def consistency_method(W, y, alpha=0.99):
     >>> bool(np.allclose(F, regularized_spectral_kernel(lam_all, V_all, 0.99) @ C))
     True
     """
-    W = sp.csr_matrix(check_square(W, name="W", symmetric=True, accept_sparse=True))
+    W = sp.csr_matrix(_check_graph(W))
     labeled, classes, codes = check_labels(y, W.shape[0], who=_WHO)[1:]
     alpha = check_positive(alpha, "alpha")
     if alpha >= 1:
         raise ValueError(f"alpha must lie in (0, 1); got {alpha}.")
-    S, _ = _normalized_adjacency(W)
+    S, _ = _degree_normalized(W, isolated="raise")
     C = np.zeros((W.shape[0], classes.size))
     C[labeled] = one_hot(codes, classes.size)
     A = (sp.identity(W.shape[0]) - alpha * S).tocsc()
