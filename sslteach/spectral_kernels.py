@@ -18,7 +18,6 @@ unlabelled, any other value a class.
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -39,6 +38,7 @@ from ._validation import (
     check_vector,
     one_hot,
     validate_fit_data,
+    warn_caller,
 )
 from .graphs import _check_graph, _degree_normalized, _knn_graph_and_h
 
@@ -1336,23 +1336,19 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         ncomp, _ = connected_components(W, directed=False)
         self.n_components_graph_ = int(ncomp)
         if ncomp > 1:
-            warnings.warn(
+            warn_caller(
                 f"The {self.n_neighbors}-NN graph has {ncomp} connected components, so the zero "
                 "eigenvalue is repeated and components without labels get no signal; increase "
                 "n_neighbors or join the components (sslteach.graphs.join_components).",
-                UserWarning,
-                stacklevel=2,
             )
         lam, V = laplacian_eigenpairs(W, self.n_components)
         y = np.asarray(y)
         mu = solve_tsk(lam, V, y, eta=self.eta, beta=beta, solver=self.solver)
         if not np.any(mu > 0):
-            warnings.warn(
+            warn_caller(
                 f"The LP chose mu = 0 (at beta={beta:g} the hinge loss does not pay for any "
                 "eigenvector), so every score is 0 and every point gets the first class. T shrinks "
                 "like l/n: increase beta (e.g. to n/l).",
-                UserWarning,
-                stacklevel=2,
             )
         self.X_fit_, self.W_ = X, W
         self.neighbors_ = NearestNeighbors().fit(X)
