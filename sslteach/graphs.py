@@ -244,16 +244,16 @@ def knn_graph(X, n_neighbors, *, weights="heat"):
     >>> knn_graph(Xd, 1, weights="distance").nnz  # the zero-length edge stays stored
     6
     """
-    return _knn_graph_and_h(X, n_neighbors, weights)[0]
-
-
-def _knn_graph_and_h(X, n_neighbors, weights="heat"):
-    """``knn_graph`` and the exact k-th neighbour distances h (reused by out-of-sample extensions)."""
     if not isinstance(weights, str) or weights not in _WEIGHTS:
         raise ValueError(f"weights must be one of {_WEIGHTS}; got {weights!r}.")
     X = check_data(X, name="X", min_samples=2)
+    return _knn_graph_and_h(X, _check_n_neighbors(n_neighbors, X.shape[0]), weights)[0]
+
+
+def _knn_graph_and_h(X, k, weights="heat"):
+    """Core of ``knn_graph`` (``X`` checked, 1 <= k < n), with the exact k-th neighbour
+    distances h (reused by out-of-sample extensions)."""
     n = X.shape[0]
-    k = _check_n_neighbors(n_neighbors, n)
     rows, cols, edge_d, h = _knn_edges(X, k)
     lo, hi, first = _undirected(rows, cols, n)
     d = edge_d[first]  # ||x_i - x_j|| and ||x_j - x_i|| are the same float
@@ -582,7 +582,7 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
     if (n_neighbors is None) == (radius is None):
         raise ValueError("Give exactly one of n_neighbors (k-NN graph) or radius (epsilon graph).")
     if n_neighbors is not None:
-        G = knn_graph(X, n_neighbors, weights="distance")
+        G = _knn_graph_and_h(X, _check_n_neighbors(n_neighbors, n), "distance")[0]
     else:
         r = check_positive(radius, "radius")
         nbrs = NearestNeighbors().fit(X).radius_neighbors(radius=r, return_distance=False)

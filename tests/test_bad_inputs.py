@@ -851,6 +851,15 @@ DATASETS += keyword(
     ["x", 1.5],
     r"random_state|seed",
 )
+DATASETS += keyword(
+    "make_two_clouds", ds.make_two_clouds, (), "n_per_cloud", [0, 2.5, True, "3", None], r"n_per_cloud"
+)
+DATASETS += keyword(
+    "make_two_clouds", ds.make_two_clouds, (5,), "n_labeled", [-1, 6, 1.5, None], r"n_labeled"
+)
+DATASETS += [
+    ok("make_two_clouds-int64", ds.make_two_clouds, np.int64(5), n_labeled=np.int64(0), ref=R(5, n_labeled=0))
+]
 DATASETS += [
     ok(
         "make_gaussian_clouds-int64",

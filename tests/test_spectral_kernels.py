@@ -209,6 +209,7 @@ def _induced_weights_by_eq2(X_train, X_new, k):
     return W
 
 
+@pytest.mark.filterwarnings("ignore:The LP chose mu = 0")
 @pytest.mark.parametrize("seed, k, dim", [(0, 3, 2), (1, 6, 3), (2, 5, 20)])
 def test_induced_weights_are_eq2_by_brute_force(seed, k, dim):
     rng = np.random.default_rng(seed)
@@ -394,3 +395,29 @@ def test_the_three_lp_solvers_give_the_same_kernels_and_labels_on_chapter_3s_dra
             assert all(np.array_equal(labels["scipy"], lab) for lab in labels.values()), (
                 f"{name} draw {s}: eq. (5) labels differ between solvers"
             )
+
+
+def test_fit_validates_once(monkeypatch):
+    """Validate once, at the boundary: fit checks the labels, the data and their magnitude
+    once each (it used to check them 3, 5 and 6 times through the public functions it called)."""
+    import collections
+
+    from sslteach import _validation
+
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*args, **kwargs):
+            counts[name] += 1
+            return f(*args, **kwargs)
+
+        return wrapper
+
+    for name in ("check_data", "check_square", "check_labels", "check_magnitude", "check_vector"):
+        wrapped = counted(name, getattr(_validation, name))
+        for module in (_validation, graphs, sk):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, wrapped)
+    X, y, _ = datasets.make_two_clouds()
+    sk.TransductiveSpectralKernel(n_components=5).fit(X, y)
+    assert counts == {"check_labels": 1, "check_magnitude": 1}, counts  # X: validate_fit_data
