@@ -16,8 +16,10 @@ The method (Table 1 of the paper), one function per step:
 the paper's Table 3 are :func:`harmonic_function`, :func:`consistency_method` and
 :func:`regularized_spectral_kernel`. Equation numbers are the paper's. Labels follow
 scikit-learn's semi-supervised convention: one entry per point, ``-1`` for unlabelled.
-Public functions validate their input once; the private cores (``_eigenpairs``,
-``_margins``, ``_solve``, ...) they share with the estimator do not.
+Public functions validate their input once (bad input raises a ValueError that says what
+to do; an LP not solved to optimality, a RuntimeError naming the solver's status); the
+private cores (``_eigenpairs``, ``_margins``, ``_solve``, ...) they share with the
+estimator do not.
 
 Everything here is derived in :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
 
@@ -170,12 +172,6 @@ def laplacian_eigenpairs(W, n_components, *, exclude_one=True, tol=1e-7, random_
         normalised, largest component first (LAPACK's basis of that eigenspace would depend on
         the BLAS kernel).
 
-    Raises
-    ------
-    ValueError
-        If ``W`` is not square, symmetric, finite and non-negative, has an isolated vertex,
-        if ``n_components`` is not in [1, n - 1], or fewer than m eigenvalues differ from 1.
-
     Notes
     -----
     **Cost.** Up to ``DENSE_EIGEN_LIMIT`` (2000) points a dense ``eigh``: time
@@ -254,12 +250,6 @@ def tsk_constraint_matrix(eigvecs, y):
     -------
     T : ndarray of shape (l, m)
         One row per labelled point, in their order in ``y``.
-
-    Raises
-    ------
-    ValueError
-        If ``eigvecs`` is not a finite 2-D array, or ``y`` not one numeric label per row
-        with at least one labelled point.
 
     Notes
     -----
@@ -378,12 +368,6 @@ def tsk_linear_program(eigvals, eigvecs, y, *, eta=2.0, beta="auto"):
     xi : cvxpy.Variable of shape (l,)
         One slack per labelled point, in the order of ``y``.
 
-    Raises
-    ------
-    ValueError
-        If ``eigvals`` does not hold one value in [0, 2] per column of ``eigvecs``, if
-        fewer than two classes are labelled, if ``eta`` < 1 or ``beta`` <= 0.
-
     Notes
     -----
     **Cost.** T: time and memory :math:`O(lm)`. The LP has m + l variables and
@@ -491,11 +475,6 @@ def clean_weights(mu, T, *, tol=MU_TOL):
     mu : ndarray of shape (m,)
         Non-negative; all 0 when the LP chose no kernel.
 
-    Raises
-    ------
-    ValueError
-        If ``T`` does not have one column per entry of ``mu``.
-
     Notes
     -----
     **Cost.** Time :math:`O(lm)` (the product :math:`T\mu`), memory :math:`O(l + m)`.
@@ -538,14 +517,6 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta="auto", solver="scipy"):
     -------
     mu : ndarray of shape (m,)
         Non-negative, :math:`\mu_t \ge \eta\mu_{t+1}`; all 0 when the LP chooses no kernel.
-
-    Raises
-    ------
-    ValueError
-        As :func:`tsk_linear_program`, or if ``solver`` is neither ``"scipy"`` nor an
-        installed cvxpy solver.
-    RuntimeError
-        Naming the solver's status, when it does not report an optimal solution.
 
     Notes
     -----
@@ -600,12 +571,6 @@ def tsk_scores(eigvecs, mu, y):
     classes : ndarray of shape (c,)
         The sorted classes of the labelled points.
     F : ndarray of shape (n, c)
-
-    Raises
-    ------
-    ValueError
-        If ``mu`` does not hold one weight per column of ``eigvecs``, or as
-        :func:`tsk_constraint_matrix`.
 
     Notes
     -----
@@ -663,14 +628,6 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
     beta : float
     accuracy : ndarray of shape (len(betas),)
         The fraction of the folds classified right, per beta.
-
-    Raises
-    ------
-    ValueError
-        If ``betas`` is empty or not all positive and finite, as :func:`solve_tsk`, or if
-        every class has a single labelled point (no fold can be scored).
-    RuntimeError
-        If an LP is not solved to optimality.
 
     Notes
     -----
@@ -740,11 +697,6 @@ def regularized_spectral_kernel(eigvals, eigvecs, alpha):
     K : ndarray of shape (n, n)
         Symmetric positive semi-definite.
 
-    Raises
-    ------
-    ValueError
-        If ``alpha`` is not in (0, 1), or ``eigvals`` not one value in [0, 2] per column.
-
     Notes
     -----
     **Cost.** Time :math:`O(n^2m)`, memory :math:`O(n^2)`.
@@ -780,7 +732,8 @@ def harmonic_function(W, y):
 
     with L the labelled and U the unlabelled points, :math:`Y_L` one-hot and
     :math:`D_{ii} = \sum_j W_{ij}`: the minimiser of
-    :math:`\tfrac12\sum_{ij}W_{ij}\lVert F_i - F_j\rVert^2` with the labelled rows fixed.
+    :math:`\tfrac12\sum_{ij}W_{ij}\lVert F_i - F_j\rVert^2` with the labelled rows fixed
+    (undefined, hence refused, on a component without a labelled point).
 
     Parameters
     ----------
@@ -795,12 +748,6 @@ def harmonic_function(W, y):
         The row-wise argmax of ``F`` (ties to round-off: the first class).
     F : ndarray of shape (n, c)
         Columns in the order of the sorted classes.
-
-    Raises
-    ------
-    ValueError
-        If ``W`` is not a valid graph, ``y`` not one label per point with one labelled,
-        or a connected component has no labelled point (F is undefined there).
 
     Notes
     -----
@@ -864,12 +811,6 @@ def consistency_method(W, y, alpha=0.99):
     labels : ndarray of shape (n,)
         The row-wise argmax of ``F`` (ties to round-off: the first class).
     F : ndarray of shape (n, c)
-
-    Raises
-    ------
-    ValueError
-        If ``W`` is not a valid graph or has an isolated vertex, ``alpha`` is not in
-        (0, 1), or ``y`` is not one label per point with one labelled.
 
     Notes
     -----
@@ -1026,13 +967,6 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         -------
         self : TransductiveSpectralKernel
 
-        Raises
-        ------
-        ValueError
-            If ``X`` or ``y`` is invalid, a parameter is invalid (scikit-learn's
-            ``InvalidParameterError``), ``n_neighbors`` or ``n_components`` is not below n.
-        RuntimeError
-            If the LP is not solved to optimality.
         """
         X, y = validate_fit_data(self, X, y, min_samples=3)
         n = X.shape[0]
@@ -1167,11 +1101,6 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         Vx : ndarray of shape (s, m)
-
-        Raises
-        ------
-        ValueError
-            If ``Wx`` does not have n columns, has a negative weight or a row without one.
 
         Notes
         -----
