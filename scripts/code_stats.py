@@ -192,7 +192,12 @@ def module_stats(path, root):
     valid = {ln for ln in validation_lines(tree) if ln in fn_lines}
     name = str(Path(path).relative_to(root)).replace("\\", "/")
     functions = [
-        {"module": name, "function": q, "code": sum(1 for ln in range(a, b + 1) if kind.get(ln) == "code"), "line": a}
+        {
+            "module": name,
+            "function": q,
+            "code": sum(1 for ln in range(a, b + 1) if kind.get(ln) == "code"),
+            "line": a,
+        }
         for q, a, b in funcs
     ]
     return {
@@ -210,7 +215,10 @@ def _ratio(a, b):
 
 
 def summarize(stats):
-    total = {k: sum(s[k] for s in stats) for k in ("lines", "code", "docstring", "comment", "blank", "function_code", "validation")}
+    total = {
+        k: sum(s[k] for s in stats)
+        for k in ("lines", "code", "docstring", "comment", "blank", "function_code", "validation")
+    }
     total["module"] = "TOTAL"
     total["functions"] = [f for s in stats for f in s["functions"]]
     return total
@@ -220,7 +228,8 @@ def row(s):
     longest = max((f["code"] for f in s["functions"]), default=0)
     return (
         f"{s['module']:<32}{s['lines']:>7}{s['code']:>7}{s['docstring']:>7}{s['comment']:>6}{s['blank']:>6}"
-        f"{_ratio(s['docstring'], s['code']):>9.2f}{100 * _ratio(s['validation'], s['function_code']):>8.1f}{longest:>8}"
+        f"{_ratio(s['docstring'], s['code']):>9.2f}"
+        f"{100 * _ratio(s['validation'], s['function_code']):>8.1f}{longest:>8}"
     )
 
 
@@ -247,7 +256,10 @@ def main(argv=None):
         json.dump(out, sys.stdout, indent=1)
         print()
         return 0
-    header = f"{'module':<32}{'lines':>7}{'code':>7}{'doc':>7}{'comm':>6}{'blank':>6}{'doc/code':>9}{'valid%':>8}{'longest':>8}"
+    header = (
+        f"{'module':<32}{'lines':>7}{'code':>7}{'doc':>7}{'comm':>6}{'blank':>6}"
+        f"{'doc/code':>9}{'valid%':>8}{'longest':>8}"
+    )
     print(header)
     print("-" * len(header))
     for s in stats:
@@ -255,7 +267,9 @@ def main(argv=None):
     print("-" * len(header))
     print(row(total))
     print()
-    print(f"valid% = validation lines / function code lines ({total['validation']} / {total['function_code']});")
+    print(
+        f"valid% = validation lines / function code lines ({total['validation']} / {total['function_code']});"
+    )
     print("longest = code lines of the module's longest function. See the docstring for the rules.")
     print()
     print(f"Longest functions (code lines, no docstring/comment/blank), top {args.top}:")
