@@ -49,16 +49,16 @@ __all__ = [
 ]
 
 
-def _kernel(K):
+def _check_kernel(K):
     return check_square(K, name="K", symmetric=True)
 
 
-def _labels(y, m):
+def _check_labelling(y, m):
     """A full labelling in {-1, +1}, one entry per row of K."""
     return check_labels(y, m, unlabeled=None, values=(-1, 1))[0].astype(np.float64)
 
 
-def _fro(K):
+def _frobenius_norm(K):
     f = np.linalg.norm(K)
     if f == 0:
         raise ValueError(
@@ -99,9 +99,9 @@ def alignment(K, y):
     >>> round(alignment(K, [1, 1, -1, -1]), 4), round(alignment(K, [1, -1, 1, -1]), 4)  # 12, 4 / 4 sqrt(20)
     (0.6708, 0.2236)
     """
-    K = _kernel(K)
-    y = _labels(y, K.shape[0])
-    return float(y @ K @ y / (K.shape[0] * _fro(K)))
+    K = _check_kernel(K)
+    y = _check_labelling(y, K.shape[0])
+    return float(y @ K @ y / (K.shape[0] * _frobenius_norm(K)))
 
 
 def total_alignment(K):
@@ -129,8 +129,8 @@ def total_alignment(K):
     >>> bool(np.isclose(alignment(K, y), total_alignment(K) - 2 * cut_cost(K, y)))
     True
     """
-    K = _kernel(K)
-    return float(K.sum() / (K.shape[0] * _fro(K)))
+    K = _check_kernel(K)
+    return float(K.sum() / (K.shape[0] * _frobenius_norm(K)))
 
 
 def cut_cost(K, y):
@@ -166,9 +166,9 @@ def cut_cost(K, y):
     >>> cut_cost(K, [1, 1, -1, -1]), round(cut_cost(K, [1, -1, 1, -1]), 4)  # 0, and 4 / (4 sqrt(20))
     (0.0, 0.2236)
     """
-    K = _kernel(K)
-    y = _labels(y, K.shape[0])
-    return float((K.sum() - y @ K @ y) / (2 * K.shape[0] * _fro(K)))
+    K = _check_kernel(K)
+    y = _check_labelling(y, K.shape[0])
+    return float((K.sum() - y @ K @ y) / (2 * K.shape[0] * _frobenius_norm(K)))
 
 
 def flip_costs(K, y):
@@ -203,9 +203,9 @@ def flip_costs(K, y):
     >>> np.round(flip_costs(K, [1, 1, -1, -1]), 4)  # y'Ky drops from 12 to 8: -4 / sqrt(20)
     array([-0.8944, -0.8944, -0.8944, -0.8944])
     """
-    K = _kernel(K)
-    y = _labels(y, K.shape[0])
-    return (-4 * y * (K @ y) + 4 * np.diag(K)) / _fro(K)
+    K = _check_kernel(K)
+    y = _check_labelling(y, K.shape[0])
+    return (-4 * y * (K @ y) + 4 * np.diag(K)) / _frobenius_norm(K)
 
 
 def _extreme_eigenpair(A, which):
@@ -253,10 +253,10 @@ def top_eigenvector(K):
     >>> round(lam, 4), bool(np.allclose(K @ v, lam * v))
     (2.6382, True)
     """
-    return _top(_kernel(K))
+    return _top_eigenpair(_check_kernel(K))
 
 
-def _top(K):
+def _top_eigenpair(K):
     lam, v = _extreme_eigenpair(K, "LA")
     return float(lam), orient_columns(v)
 
@@ -308,16 +308,16 @@ def fiedler_vector(K):
     >>> bool(np.allclose(L @ v, lam * v)), bool(abs(v.sum()) < 1e-12)
     (True, True)
     """
-    K = _kernel(K)
+    K = _check_kernel(K)
     if K.shape[0] < 2:
         raise ValueError(
             "The Fiedler vector needs at least 2 points: with one there is no non-zero vector "
             "orthogonal to 1 (and no cut)."
         )
-    return _fiedler(K)
+    return _fiedler_eigenpair(K)
 
 
-def _fiedler(K):
+def _fiedler_eigenpair(K):
     lam, v = _extreme_eigenpair(_laplacian_on_complement(K), "SA")
     return float(lam), orient_columns(v - v.mean())
 
@@ -348,8 +348,8 @@ def alignment_upper_bound(K):
     >>> round(float(alignment_upper_bound(K)), 4), round(best, 4)  # the bound; the best of 64
     (0.7199, 0.7162)
     """
-    K = _kernel(K)
-    return _top(K)[0] / _fro(K)
+    K = _check_kernel(K)
+    return _top_eigenpair(K)[0] / _frobenius_norm(K)
 
 
 def cut_cost_lower_bound(K):
@@ -382,10 +382,10 @@ def cut_cost_lower_bound(K):
     >>> round(float(cut_cost_lower_bound(K)), 5), round(min(cut_cost(K, y) for y in balanced), 5)
     (0.02078, 0.02222)
     """
-    K = _kernel(K)
+    K = _check_kernel(K)
     if K.shape[0] < 2:
         raise ValueError("The cut cost bound needs at least 2 points (a cut).")
-    return _fiedler(K)[0] / (2 * _fro(K))
+    return _fiedler_eigenpair(K)[0] / (2 * _frobenius_norm(K))
 
 
 def threshold_sweep(K, v, criterion="alignment", K_eval=None):
@@ -443,7 +443,7 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
     """
     if criterion not in ("alignment", "cut"):
         raise ValueError(f"criterion must be 'alignment' or 'cut'; got {criterion!r}.")
-    Ke = _kernel(K) if K_eval is None else check_square(K_eval, name="K_eval", symmetric=True)
+    Ke = _check_kernel(K) if K_eval is None else check_square(K_eval, name="K_eval", symmetric=True)
     m = Ke.shape[0]
     if K_eval is not None:
         K0 = check_square(K, name="K")
@@ -456,10 +456,10 @@ def threshold_sweep(K, v, criterion="alignment", K_eval=None):
         raise ValueError(f"v has {v.shape[0]} entries but K is {m} x {m}; pass one value per point.")
     if m < 2:
         raise ValueError("A threshold sweep needs at least 2 points.")
-    return _sweep(Ke, v, criterion, "K" if K_eval is None else "K_eval")
+    return _sweep_thresholds(Ke, v, criterion, "K" if K_eval is None else "K_eval")
 
 
-def _sweep(Ke, v, criterion, name="K"):
+def _sweep_thresholds(Ke, v, criterion, name="K"):
     m = Ke.shape[0]
     order = stable_order(v)  # entries equal to round-off keep their index order
     rowsum = Ke.sum(axis=1)
@@ -632,15 +632,15 @@ class SpectralAlignmentClustering(ClusterMixin, BaseEstimator):
             )
             z = np.where(labeled, np.where(y == self.classes_[1], 1.0, -1.0), 0.0)
         if self.criterion == "alignment":
-            lam, v = _top(K)
+            lam, v = _top_eigenpair(K)
             self.bound_ = lam / np.linalg.norm(K)
         else:
-            lam, v = _fiedler(K)
+            lam, v = _fiedler_eigenpair(K)
             self.bound_ = lam / (2 * np.linalg.norm(K))
         K_eval = None
         if z is not None:
             K_eval = K + float(self.C0) * np.outer(z, z)
-        sweep = _sweep(K if K_eval is None else K_eval, v, self.criterion)
+        sweep = _sweep_thresholds(K if K_eval is None else K_eval, v, self.criterion)
         mcs = self.min_cluster_size
         if isinstance(mcs, bool) or not 1 <= mcs <= m // 2:
             raise ValueError(

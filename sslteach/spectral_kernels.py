@@ -18,7 +18,7 @@ the paper's Table 3 are :func:`harmonic_function`, :func:`consistency_method` an
 scikit-learn's semi-supervised convention: one entry per point, ``-1`` for unlabelled.
 Public functions validate their input once (bad input raises a ValueError that says what
 to do; an LP not solved to optimality, a RuntimeError naming the solver's status); the
-private cores (``_eigenpairs``, ``_margins``, ``_solve``, ...) they share with the
+private cores (``_eigenpairs``, ``_margins``, ``_solve_lp``, ...) they share with the
 estimator do not.
 
 Everything here is derived in :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
@@ -419,7 +419,7 @@ def _solve_tsk_scipy(lam, T, eta, beta):
     return res.x[:m]
 
 
-def _clean(mu, T, tol=MU_TOL):
+def _clean_weights(mu, T, tol=MU_TOL):
     """Core of :func:`clean_weights`."""
     mu = np.maximum(mu, 0.0)
     if mu.size == 0 or T.size == 0 or float((T @ mu).max()) < 1e-3:
@@ -427,10 +427,10 @@ def _clean(mu, T, tol=MU_TOL):
     return np.where(mu < tol * mu.max(), 0.0, mu)
 
 
-def _solve(lam, T, eta, beta, solver):
+def _solve_lp(lam, T, eta, beta, solver):
     """Core of :func:`solve_tsk`: the cleaned LP weights from checked inputs."""
     if solver == "scipy":
-        return _clean(_solve_tsk_scipy(lam, T, eta, beta), T)
+        return _clean_weights(_solve_tsk_scipy(lam, T, eta, beta), T)
     problem, mu, _ = _lp_problem(lam, T, eta, beta)
     problem.solve(solver=solver)
     if problem.status != "optimal" or mu.value is None:
@@ -438,7 +438,7 @@ def _solve(lam, T, eta, beta, solver):
             f"The TSK linear program was not solved to optimality: solver {solver} returned status "
             f"{problem.status!r}. Try solver='CLARABEL' or check eigvals/eigvecs."
         )
-    return _clean(np.asarray(mu.value, dtype=np.float64), T)
+    return _clean_weights(np.asarray(mu.value, dtype=np.float64), T)
 
 
 def clean_weights(mu, T, *, tol=MU_TOL):
@@ -494,7 +494,7 @@ def clean_weights(mu, T, *, tol=MU_TOL):
         raise ValueError(
             f"T has {T.shape[1]} columns but mu has {mu.size} entries; pass one weight per column."
         )
-    return _clean(mu, T, tol)
+    return _clean_weights(mu, T, tol)
 
 
 def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta="auto", solver="scipy"):
@@ -539,10 +539,10 @@ def solve_tsk(eigvals, eigvecs, y, *, eta=2.0, beta="auto", solver="scipy"):
     """
     lam, V, _, labeled, classes, codes, eta, beta = _check_lp(eigvals, eigvecs, y, eta, beta)
     T = _margins(V[labeled], codes, classes.size)
-    return _solve(lam, T, eta, beta, _check_solver(solver))
+    return _solve_lp(lam, T, eta, beta, _check_solver(solver))
 
 
-def _loadings(VL, codes, n_classes, mu):
+def _weighted_class_sums(VL, codes, n_classes, mu):
     """diag(mu) V_L^T Y_L: the scores of eq. (5) are V @ this, O(lmc)."""
     return (VL.T @ one_hot(codes, n_classes)) * mu[:, None]
 
@@ -598,7 +598,7 @@ def tsk_scores(eigvecs, mu, y):
     if mu.shape != (V.shape[1],):
         m = V.shape[1]
         raise ValueError(f"mu must be 1-D with one weight per eigenvector ({m}); got shape {mu.shape}.")
-    return classes, V @ _loadings(V[labeled], codes, classes.size, mu)
+    return classes, V @ _weighted_class_sums(V[labeled], codes, classes.size, mu)
 
 
 def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
@@ -662,8 +662,8 @@ def loo_select_beta(eigvals, eigvecs, y, betas, *, eta=2.0, solver="scipy"):
         right = 0
         for f in folds:  # every class keeps a labelled point, so the classes stay the same
             rest = np.arange(idx.size) != f
-            mu = _solve(lam, _margins(VL[rest], codes[rest], classes.size), eta, beta, solver)
-            score = VL[f] @ _loadings(VL[rest], codes[rest], classes.size, mu)  # row i of eq. (5)
+            mu = _solve_lp(lam, _margins(VL[rest], codes[rest], classes.size), eta, beta, solver)
+            score = VL[f] @ _weighted_class_sums(VL[rest], codes[rest], classes.size, mu)  # row i of eq. (5)
             right += argmax_rows(score[None, :])[0] == codes[f]
         acc[b] = right / len(folds)
     ascending = np.argsort(betas, kind="stable")  # ties go to the smallest beta
@@ -984,7 +984,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
                 "n_neighbors or join the components (sslteach.graphs.join_components)."
             )
         lam, V = _eigenpairs(W, m)
-        mu = _solve(lam, _margins(V[labeled], codes, classes.size), self.eta, beta, self.solver)
+        mu = _solve_lp(lam, _margins(V[labeled], codes, classes.size), self.eta, beta, self.solver)
         if not np.any(mu > 0):
             warn_caller(
                 f"The LP chose mu = 0 (at beta={beta:g} the hinge loss does not pay for any "
@@ -997,7 +997,7 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         self.classes_, self.labeled_ = classes, labeled
         self.eigvals_, self.eigvecs_, self.mu_ = lam, V, mu
         self.embedding_ = V * np.sqrt(mu)
-        self._class_loadings = _loadings(V[labeled], codes, classes.size, mu)
+        self._class_loadings = _weighted_class_sums(V[labeled], codes, classes.size, mu)
         self.scores_ = V @ self._class_loadings
         self.transduction_ = classes[argmax_rows(self.scores_)]
         return self
