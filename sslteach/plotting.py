@@ -108,7 +108,8 @@ def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, color
     r"""Heat map of a square matrix, rows and columns optionally permuted: :math:`A_{ij} = K_{\pi(i)\pi(j)}`.
 
     Sorting by the top eigenvector, :math:`\pi = \operatorname{argsort}(v_{\max})`, turns a
-    kernel with cluster structure block diagonal (Fig. 3 of Cristianini et al., 2001; Chapter 1).
+    kernel with cluster structure block diagonal (Fig. 3 of Cristianini et al., 2001; Chapter 1). **Cost.**
+    :math:`O(n^2)` time and memory (float64 copies); drawing is bounded by the pixels.
 
     Parameters
     ----------

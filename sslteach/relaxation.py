@@ -230,7 +230,9 @@ def top_eigenvector(K):
        \max_{y \in \mathbb R^m,\ \lVert y\rVert^2 = m} y^\top K y = m\,\lambda_{\max}(K),
        \qquad\text{attained at } y = \sqrt m\, v_{\max};
 
-    :func:`threshold_sweep` turns ``v`` back into labels.
+    :func:`threshold_sweep` turns ``v`` back into labels. **Cost.** Dense ``eigh`` up to 2000
+    points, :math:`O(m^3)` time and :math:`O(m^2)` memory; above, Lanczos steps of one
+    :math:`O(m^2)` product each.
 
     Parameters
     ----------
