@@ -7,6 +7,8 @@ what to do, so that bad input never reaches LAPACK or a sparse routine.
 from __future__ import annotations
 
 import numbers
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -27,11 +29,29 @@ __all__ = [
     "check_magnitude",
     "check_vector",
     "validate_fit_data",
+    "warn_caller",
 ]
 
 #: Entries larger than this in absolute value are refused: squared distances and kernel
 #: sums of such values overflow float64 (1e100 squared is 1e200, far from 1.8e308).
 MAX_ABS = 1e100
+
+
+_OWN_DIRS = tuple(
+    os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+    for m in (sys.modules[__package__], sys.modules["sklearn"])
+)
+
+
+def warn_caller(message, category=UserWarning):
+    """``warnings.warn`` attributed to the user's line: the first frame outside sslteach and
+    scikit-learn (whose ``fit`` wrappers sit between). Python shows a warning once per
+    location, so one attributed to a line inside the package would be shown once per
+    session, whoever calls; this one is shown once per calling line."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_OWN_DIRS):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def check_data(X, *, name="X", accept_sparse=False, min_samples=1, finite=True):
@@ -300,11 +320,10 @@ def check_labels(
     """
     y = check_label_values(y, name)
     if y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn(
+        warn_caller(
             f"A column-vector {name} was passed when a 1d array was expected. Please change the "
-            "shape of y to (n_samples,), for example using ravel().",
+            f"shape of {name} to (n_samples,), for example using ravel().",
             DataConversionWarning,
-            stacklevel=3,
         )
         y = y.ravel()
     if y.ndim != 1 or y.shape[0] != n:

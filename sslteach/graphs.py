@@ -1,24 +1,35 @@
-r"""Neighbourhood graphs, their Laplacians, and geodesic distances.
+"""Neighbourhood graphs, their normalised Laplacian, and geodesic distances (Chapter 0).
 
-The adaptive k-NN weights of Liu, Qian, Cui & Liu (2009), eq. (2) (after Hein &
-Maier, 2007): with :math:`h(x)` the distance from :math:`x` to its k-th nearest
-neighbour,
+:func:`knn_graph` is the one k-NN graph builder of the package, :func:`normalized_laplacian`
+the one normalised Laplacian (``spectral_kernels`` uses the same private code), and
+:func:`geodesic_distances` with :func:`join_components` the ISOMAP distances of
+Chapter 2. Derived in :doc:`/notebooks/00_foundations`; the ``eq:...`` labels are that
+chapter's. Bad input raises a ValueError that says what to do.
 
-.. math::
+References
+----------
+Liu, W., Qian, B., Cui, J. & Liu, J. (2009). Spectral kernel learning for semi-supervised
+classification. *IJCAI*, 1150–1155 (eq. (2), the adaptive weights).
 
-   W_{ij} = \exp\!\left(-\frac{\lVert x_i - x_j\rVert^2}{\max\{h(x_i)^2, h(x_j)^2\}}\right)
-   \quad\text{if } \lVert x_i - x_j\rVert \le \max\{h(x_i), h(x_j)\},
+Hein, M. & Maier, M. (2007). Manifold denoising. *NIPS 19*, 561–568.
 
-and :math:`W_{ij} = 0` otherwise, with :math:`W_{ii} = 0`. The condition says that
-:math:`j` is among the k nearest neighbours of :math:`i` or :math:`i` among those of
-:math:`j` (the symmetric "or" k-NN graph, ties at the k-th distance included).
+Chung, F. R. K. (1997). *Spectral Graph Theory*. AMS (Section 1.2, the normalised Laplacian).
+
+von Luxburg, U. (2007). A tutorial on spectral clustering. *Statistics and Computing* 17,
+395–416.
+
+Tenenbaum, J. B., de Silva, V. & Langford, J. C. (2000). A global geometric framework for
+nonlinear dimensionality reduction. *Science* 290, 2319–2323 (ISOMAP).
+
+Bodó, Z. & Csató, L. (2010). Hierarchical and reweighting cluster kernels for
+semi-supervised learning. *Int. J. of Computers, Communications & Control* 5(4), 469–476.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, laplacian, minimum_spanning_tree, shortest_path
+from scipy.sparse.csgraph import connected_components, minimum_spanning_tree, shortest_path
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 from sklearn.neighbors import NearestNeighbors
@@ -102,6 +113,7 @@ def _neighbours(X, k):
     dist, ind = nn.kneighbors()  # excludes each query point itself
     x2 = np.einsum("ij,ij->i", X, X)
     slack = 1e-10 * (x2 + x2.max()) + 1e-24
+
     def within(i, r):
         return nn.radius_neighbors(X[i : i + 1], radius=r, return_distance=False)[0]
 
@@ -156,104 +168,67 @@ def knn_graph(X, n_neighbors, *, weights="heat"):
     r"""Symmetric k-NN graph with the adaptive Gaussian weights of eq. (2) of Liu et al. (2009).
 
     With :math:`h(x)` the distance from :math:`x` to its k-th nearest neighbour among the
-    other points, eq. (2) of Liu, Qian, Cui & Liu (2009), after Hein & Maier (2007), is
+    other points (eqs. ``eq:knn-weights``, and ``eq:tsk-graph`` of Chapter 3),
 
     .. math::
 
        W_{ij} = \exp\!\left(-\frac{\lVert x_i - x_j\rVert^2}{\max\{h(x_i)^2, h(x_j)^2\}}\right)
        \quad\text{if } i \ne j \text{ and } \lVert x_i - x_j\rVert \le \max\{h(x_i), h(x_j)\},
 
-    and :math:`W_{ij} = 0` otherwise (eq. ``eq:knn-weights`` of the foundations chapter,
-    ``eq:tsk-graph`` of Chapter 3). The condition says that j is among the k nearest
-    neighbours of i or i among those of j: the symmetric "or" k-NN graph, in which every
-    point has at least k neighbours. Since the squared distance never exceeds the squared
-    width, every ``"heat"`` weight lies in :math:`[e^{-1}, 1]` (to round-off).
+    and 0 otherwise: j among the k nearest of i, or i among those of j (every point has at
+    least k neighbours), so every ``"heat"`` weight lies in :math:`[e^{-1}, 1]`. The same edges
+    carry eq. (2) (Chapter 3), 1 (LapSVM's binary graph, Chapter 4) or their length (ISOMAP,
+    :func:`geodesic_distances`).
 
-    The one k-NN graph builder of the module: the same edges (j among the k nearest of i,
-    or i among those of j, ties at the k-th distance included) carry the weights of eq. (2)
-    (Chapter 3), 1 (the binary graph of LapSVM, Chapter 4), or the edge length (the
-    ISOMAP graph of :func:`geodesic_distances`, Chapter 2).
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); it is the graph
-    of :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
+    **Ties and duplicates.** Points at exactly the k-th distance are all neighbours, as the
+    inequality says; distances within a relative 1e-12 of it (equal in exact arithmetic) count
+    as tied, and every edge's distance is recomputed exactly, so the graph does not depend on
+    the BLAS kernel or CPU. A point with k exact copies has :math:`h = 0`; its edges to them get
+    the limit 1.
 
     Parameters
     ----------
     X : array-like of shape (n, d)
-        The points, one per row: finite and numeric, at least 2 rows.
+        At least 2 rows.
     n_neighbors : int
         k, with 1 <= k < n.
     weights : {"heat", "connectivity", "distance"}, default "heat"
-        ``"heat"``: eq. (2); ``"connectivity"``: 1 on every edge; ``"distance"``: the
-        Euclidean length :math:`\lVert x_i - x_j\rVert` (duplicates give stored zeros).
 
     Returns
     -------
     W : scipy.sparse.csr_matrix of shape (n, n)
-        Symmetric, zero diagonal; with ``"heat"`` weights in (0, 1] (in fact in
-        :math:`[e^{-1}, 1]`). Each undirected edge is stored twice, as (i, j) and (j, i).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not a finite 2-D numeric array with at least 2 rows, if
-        ``n_neighbors`` is not an integer in [1, n - 1], or if ``weights`` is not one of
-        the three names above.
+        Symmetric, zero diagonal, each edge stored as (i, j) and (j, i) (zero-length edges too).
 
     Notes
     -----
-    **Duplicates.** If :math:`x_i` has at least k exact copies, :math:`h(x_i) = 0`; an
-    edge with :math:`\max\{h_i, h_j\} = 0` joins two identical points and gets weight 1
-    (the limit of the formula, :math:`\exp(-0)`), so duplicated rows give finite weights.
-
-    **Ties.** Points at exactly the k-th distance all count as neighbours, as the
-    inequality in eq. (2) says; distances are recomputed exactly for every edge, so the
-    weights agree with a direct evaluation of eq. (2) to round-off. Distances within a
-    relative 1e-12 of the k-th distance (equal in exact arithmetic, summed in another
-    order) count as tied with it, so the edges do not depend on the BLAS kernel or CPU
-    that computed the neighbour query's distances.
-
-    **Cost.** One k-nearest-neighbour query (a k-d tree up to 15 features, about
-    :math:`O(nk \log n)` time in low dimension; brute force above, :math:`O(n^2 d)` time
-    in row blocks), plus :math:`O(nkd)` for the exact distances and weights and a radius
-    query for each point whose k-th distance is tied; memory :math:`O(nk)`.
+    **Cost.** One neighbour query (a k-d tree up to 15 features, about :math:`O(nk\log n)`;
+    brute force above, :math:`O(n^2d)` in row blocks), :math:`O(nkd)` for the exact distances,
+    and a radius query per point whose k-th distance is tied; memory :math:`O(nk)`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.graphs import knn_graph
     >>> X = np.array([[0.0], [1.0], [2.0], [4.0]])  # k = 2: h = 2, 1, 2, 3
-    >>> W = knn_graph(X, 2)
-    >>> W.nnz  # 5 edges, each stored twice; x_2 has x_0 and x_3 tied at its 2nd distance
-    10
-    >>> np.round(W.toarray(), 4)  # exp(-1/4), exp(-1), exp(-4/9)
+    >>> np.round(knn_graph(X, 2).toarray(), 4)  # exp(-1/4), exp(-1), exp(-4/9); x_2's 2nd distance tied
     array([[0.    , 0.7788, 0.3679, 0.    ],
            [0.7788, 0.    , 0.7788, 0.3679],
            [0.3679, 0.7788, 0.    , 0.6412],
            [0.    , 0.3679, 0.6412, 0.    ]])
-
-    A duplicated point has :math:`h = 0`; the edge between the copies gets the limit 1:
-
-    >>> Xd = np.array([[0.0], [0.0], [1.0]])
-    >>> float(knn_graph(Xd, 1)[0, 1])
+    >>> float(knn_graph(np.array([[0.0], [0.0], [1.0]]), 1)[0, 1])  # copies: the limit 1
     1.0
-    >>> knn_graph(Xd, 1, weights="connectivity").toarray()
-    array([[0., 1., 1.],
-           [1., 0., 1.],
-           [1., 1., 0.]])
-    >>> knn_graph(Xd, 1, weights="distance").nnz  # the zero-length edge stays stored
-    6
     """
-    return _knn_graph_and_h(X, n_neighbors, weights)[0]
-
-
-def _knn_graph_and_h(X, n_neighbors, weights="heat"):
-    """``knn_graph`` and the exact k-th neighbour distances h (reused by out-of-sample extensions)."""
     if not isinstance(weights, str) or weights not in _WEIGHTS:
         raise ValueError(f"weights must be one of {_WEIGHTS}; got {weights!r}.")
     X = check_data(X, name="X", min_samples=2)
+    return _knn_graph_and_h(X, _check_n_neighbors(n_neighbors, X.shape[0]), weights)[0]
+
+
+def _knn_graph_and_h(X, k, weights="heat"):
+    """Core of ``knn_graph`` (``X`` checked, 1 <= k < n), with the exact k-th neighbour
+    distances h (reused by out-of-sample extensions).
+    """
     n = X.shape[0]
-    k = _check_n_neighbors(n_neighbors, n)
     rows, cols, edge_d, h = _knn_edges(X, k)
     lo, hi, first = _undirected(rows, cols, n)
     d = edge_d[first]  # ||x_i - x_j|| and ||x_j - x_i|| are the same float
@@ -272,145 +247,129 @@ def _knn_graph_and_h(X, n_neighbors, weights="heat"):
     return W, h
 
 
-def normalized_laplacian(W):
-    r"""Normalised graph Laplacian :math:`\mathcal L = I - D^{-1/2} W D^{-1/2}`.
+def _check_graph(W, name="W"):
+    """``W`` as a finite, square, symmetric, non-negative float64 matrix (CSR if sparse)."""
+    W = check_square(W, name=name, symmetric=True, accept_sparse=True)
+    wmin = (W.data.min() if W.nnz else 0.0) if sp.issparse(W) else (W.min() if W.size else 0.0)
+    if wmin < 0:
+        raise ValueError(
+            f"{name} must have non-negative weights (a similarity graph); got a minimum of "
+            f"{wmin:.3g}. A signed matrix has no graph Laplacian with spectrum in [0, 2]."
+        )
+    return sp.csr_matrix(W) if sp.issparse(W) else W
 
-    With the degrees :math:`d_i = \sum_{j \ne i} W_{ij}` and :math:`D = \operatorname{diag}(d)`,
+
+def _degree_normalized(W, *, isolated="zero"):
+    r"""The degrees :math:`d` and :math:`S = D^{-1/2}WD^{-1/2}` (CSR): the book's one normalisation.
+
+    :math:`d_i = \sum_j W_{ij}` sums the whole row, a self-loop included (Chung; von Luxburg);
+    :math:`\mathcal L = I - S`. A vertex of degree 0 gets a zero row and column
+    (``isolated="zero"``) or is refused (``isolated="raise"``, for callers that divide by its
+    degree). No validation (see :func:`_check_graph`). Time and memory :math:`O(\mathrm{nnz}(W))`.
+    """
+    W = sp.csr_matrix(W, dtype=np.float64)
+    deg = np.asarray(W.sum(axis=1)).ravel()
+    alone = deg <= 0
+    if isolated == "raise" and alone.any():
+        raise ValueError(
+            f"W has {int(alone.sum())} isolated vertices (degree 0); the normalised Laplacian is "
+            "undefined there. Increase n_neighbors or remove those outliers."
+        )
+    s = 1.0 / np.sqrt(np.where(alone, 1.0, deg))
+    s[alone] = 0.0
+    return (sp.diags(s) @ W @ sp.diags(s)).tocsr(), deg
+
+
+def normalized_laplacian(W):
+    r"""Normalised graph Laplacian :math:`\mathcal L = I - D^{-1/2} W D^{-1/2}` (``eq:normalized-laplacian``).
 
     .. math::
 
-       \mathcal L = D^{-1/2}(D - W)D^{-1/2} = I - D^{-1/2} W D^{-1/2},
-       \qquad
-       \mathcal L_{ij} = \delta_{ij} - \frac{W_{ij}}{\sqrt{d_i d_j}} \quad (i \ne j),
+       \mathcal L_{ij} = \delta_{ij} - \frac{W_{ij}}{\sqrt{d_i d_j}}, \qquad d_i = \sum_j W_{ij},
 
-    eq. ``eq:normalized-laplacian`` of the foundations chapter (Chung, 1997); Chapter 3
-    builds the spectral kernels of Liu, Qian, Cui & Liu (2009) on the eigenvectors of
-    this matrix for the graph of their eq. (2) (:func:`knn_graph`).
-
-    Its eigenvalues lie in :math:`[0, 2]`, and 0 has multiplicity equal to the number
-    of connected components (Chung, 1997). An isolated vertex (degree 0) gets a zero
-    row and column, as in ``scipy.sparse.csgraph.laplacian(normed=True)``, which
-    computes it, so it too is a component with eigenvalue 0. As there, the diagonal of
-    ``W`` (self-loops) is ignored: the degrees are the off-diagonal row sums and every
-    other vertex has :math:`\mathcal L_{ii} = 1`.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); used in
-    :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3).
+    the degrees summing the whole row. **Self-loops** count in the degree and give
+    :math:`\mathcal L_{ii} = 1 - W_{ii}/d_i`: Chung's definition (also von Luxburg's), under
+    which :math:`f^\top\mathcal Lf = \tfrac12\sum_{ij}W_{ij}(f_i/\sqrt{d_i} - f_j/\sqrt{d_j})^2`
+    holds for every symmetric :math:`W \ge 0` (``scipy.sparse.csgraph.laplacian(normed=True)``
+    drops the diagonal instead; the two agree when it is zero, as for :func:`knn_graph`). The
+    eigenvalues lie in [0, 2], 0 once per connected component; an isolated vertex gets a zero
+    row and column (Chung's :math:`\mathcal L_{vv} = 0`), a component with eigenvalue 0.
+    Chapter 3's spectral kernels are built on its eigenvectors.
 
     Parameters
     ----------
     W : array-like or sparse matrix of shape (n, n)
-        Symmetric, non-negative weights (a similarity graph, e.g. from :func:`knn_graph`);
-        finite.
+        Symmetric, non-negative.
 
     Returns
     -------
-    L : ndarray or scipy.sparse.csr_matrix of shape (n, n)
-        Same kind as ``W``: CSR when ``W`` is sparse, else a dense float64 array.
-        Symmetric, with eigenvalues in :math:`[0, 2]`.
-
-    Raises
-    ------
-    ValueError
-        If ``W`` is not a finite square 2-D numeric matrix, is not symmetric (to
-        :math:`10^{-10}\max(1, \max_{ij} |W_{ij}|)`), or has a negative entry.
+    L : ndarray, or scipy.sparse.csr_matrix when ``W`` is sparse
 
     Notes
     -----
-    Time and memory :math:`O(\mathrm{nnz}(W))` for sparse input, :math:`O(n^2)` dense.
+    **Cost.** Time and memory :math:`O(\mathrm{nnz}(W))` (sparse), :math:`O(n^2)` (dense).
 
     Examples
     --------
     >>> import numpy as np
-    >>> import scipy.sparse as sp
     >>> from sslteach.graphs import normalized_laplacian
-    >>> W = sp.csr_matrix(np.array([[0.0, 1.0, 1.0, 0.0],
-    ...                             [1.0, 0.0, 1.0, 0.0],
-    ...                             [1.0, 1.0, 0.0, 0.0],
-    ...                             [0.0, 0.0, 0.0, 0.0]]))  # a triangle and an isolated vertex
-    >>> L = normalized_laplacian(W)
-    >>> np.round(L.toarray(), 4)
+    >>> W = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 0.0],
+    ...               [1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])  # a triangle, an isolated vertex
+    >>> normalized_laplacian(W)
     array([[ 1. , -0.5, -0.5,  0. ],
            [-0.5,  1. , -0.5,  0. ],
            [-0.5, -0.5,  1. ,  0. ],
            [ 0. ,  0. ,  0. ,  0. ]])
-    >>> lam = np.linalg.eigvalsh(L.toarray())
-    >>> int(np.sum(lam < 1e-10)), bool(lam.max() <= 2)  # two components; spectrum in [0, 2]
-    (2, True)
-    >>> normalized_laplacian(-W)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    ValueError: W must have non-negative weights ...
+    >>> int(np.sum(np.linalg.eigvalsh(normalized_laplacian(W)) < 1e-10))  # two components
+    2
+
+    A self-loop of weight 2 at vertex 0 of a path 0 - 1 - 2: :math:`d = (3, 2, 1)`,
+    :math:`\mathcal L_{00} = 1 - 2/3`:
+
+    >>> np.round(normalized_laplacian([[2.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), 4)
+    array([[ 0.3333, -0.4082,  0.    ],
+           [-0.4082,  1.    , -0.7071],
+           [ 0.    , -0.7071,  1.    ]])
     """
-    W = check_square(W, name="W", symmetric=True, accept_sparse=True)
-    wmin = W.min() if W.shape[0] else 0.0
-    if wmin < 0:
-        raise ValueError(
-            "W must have non-negative weights (a similarity graph); got a minimum of "
-            f"{wmin:.3g}. A signed matrix has no graph Laplacian with spectrum in [0, 2]."
-        )
-    L = laplacian(W, normed=True)
-    return sp.csr_matrix(L) if sp.issparse(L) else np.asarray(L)
+    sparse = sp.issparse(W)
+    S, deg = _degree_normalized(_check_graph(W))
+    L = sp.diags((deg > 0).astype(np.float64)) - S
+    return L.tocsr() if sparse else L.toarray()
 
 
 def join_components(X, G):
-    r"""Connect a disconnected distance graph: the book's documented rule.
+    r"""Connect a disconnected distance graph by the shortest bridges (the book's rule, Chapter 2).
 
-    Components are joined along a minimum spanning tree of the *component graph*: two
-    components are at the distance of their closest pair of points (Euclidean), and
-    each of the c - 1 tree edges adds that closest pair as one edge of that length.
-    With components :math:`C_1, \dots, C_c` of ``G``,
+    Components are joined along a minimum spanning tree T of the complete graph on the
+    components, two components at the distance of their closest pair,
 
     .. math::
 
        \delta(C_a, C_b) = \min_{i \in C_a,\ j \in C_b} \lVert x_i - x_j\rVert,
-       \qquad
-       G' = G + \sum_{(a, b) \in T} \delta(C_a, C_b)\,(e_{i_{ab}} e_{j_{ab}}^\top
-       + e_{j_{ab}} e_{i_{ab}}^\top),
 
-    with :math:`T` a minimum spanning tree of the complete graph on the components with
-    edge lengths :math:`\delta`, and :math:`(i_{ab}, j_{ab})` a closest pair of
-    :math:`C_a` and :math:`C_b`. This is the single-linkage way of connecting
-    clusters, close to the rule of Yong & Jie (2005) cited by Bodó & Csató (2010, Sect. 3.4), and it adds the
-    shortest possible bridges, so no geodesic becomes infinite and none is shortened
-    more than needed.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations, "Geodesic
-    distances"); used by Algorithm 2 (gHCK) in :doc:`/notebooks/02_cluster_kernels`
-    (Chapter 2).
+    each of the c - 1 tree edges adding a closest pair :math:`(i_{ab}, j_{ab})` as one edge of
+    that length: single linkage, close to the rule of Yong & Jie (2005) cited by Bodó & Csató
+    (Sect. 3.4); no geodesic becomes infinite, none is shortened more than needed. Two
+    components sharing a point are joined by a stored zero-length edge. Among bridges equal
+    to round-off (``pairwise_distances``), which one is chosen is not specified; its length is
+    recomputed exactly.
 
     Parameters
     ----------
     X : array-like of shape (n, d)
-        The points, one row per vertex of ``G``; finite and numeric.
+        One row per vertex of ``G``.
     G : sparse matrix of shape (n, n)
-        Symmetric graph whose stored entries are edge lengths (explicit zeros are edges).
-        A dense array is converted to CSR, so its zeros are not edges.
+        Symmetric; stored entries are edge lengths (a dense array's zeros are not edges).
 
     Returns
     -------
     G : scipy.sparse.csr_matrix of shape (n, n)
-        Connected. Unchanged (as CSR) when already connected; otherwise the input's
-        entries plus the c - 1 bridges, each stored in both directions.
-
-    Raises
-    ------
-    ValueError
-        If ``G`` is not square, if ``X`` is not a finite 2-D numeric array, or if ``X``
-        does not have one row per vertex of ``G``.
+        Connected; the input (as CSR) plus the bridges in both directions.
 
     Notes
     -----
-    Time :math:`O(n^2 d)` in the worst case (distances in row blocks), plus
-    :math:`O(c^2)` for the tree; memory :math:`O(n c)` for c components.
-
-    **Duplicates.** Two components that share a point (duplicated rows) are at distance
-    0; their bridge is kept as a stored zero-length edge, so they are joined.
-
-    **Round-off.** The distances between components come from scikit-learn's
-    ``pairwise_distances`` (through :math:`\lVert x\rVert^2 + \lVert y\rVert^2 - 2x^\top y`);
-    the length of each chosen bridge is then recomputed exactly. Among bridges whose
-    lengths differ only by round-off, which one is chosen is not specified.
+    **Cost.** Time :math:`O(n^2d)` at worst (distances in row blocks) plus :math:`O(c^2)` for
+    the tree; memory :math:`O(nc)`.
 
     Examples
     --------
@@ -420,13 +379,9 @@ def join_components(X, G):
     >>> from sslteach.graphs import join_components
     >>> X = np.array([[0.0], [1.0], [5.0], [6.0]])
     >>> G = sp.csr_matrix(([1.0, 1.0, 1.0, 1.0], ([0, 1, 2, 3], [1, 0, 3, 2])), shape=(4, 4))
-    >>> connected_components(G, directed=False)[0]  # {x_0, x_1} and {x_2, x_3}
-    2
     >>> J = join_components(X, G)
-    >>> connected_components(J, directed=False)[0], J.nnz
-    (1, 6)
-    >>> float(J[1, 2])  # the bridge: the closest pair x_1, x_2, at its length
-    4.0
+    >>> connected_components(J, directed=False)[0], J.nnz, float(J[1, 2])  # the bridge x_1 - x_2
+    (1, 6, 4.0)
     """
     G = sp.csr_matrix(check_square(G, name="G", symmetric=True, accept_sparse=True))
     if G.nnz and G.data.min() < 0:
@@ -445,10 +400,7 @@ def join_components(X, G):
     n = X.shape[0]
     step = max(1, 2**22 // max(1, n))
     R = np.vstack(
-        [
-            np.minimum.reduceat(cdist(X[i : i + step], X)[:, order], starts, axis=1)
-            for i in range(0, n, step)
-        ]
+        [np.minimum.reduceat(cdist(X[i : i + step], X)[:, order], starts, axis=1) for i in range(0, n, step)]
     )
     C = np.minimum.reduceat(R[order], starts, axis=0)  # component-to-component distances
     np.fill_diagonal(C, 0.0)
@@ -475,58 +427,37 @@ def join_components(X, G):
 
 
 def geodesic_distances(X, n_neighbors=None, radius=None):
-    r"""Shortest-path (geodesic) distances on the k-NN or :math:`\varepsilon` graph.
-
-    With :math:`G` the neighbourhood graph whose edges carry their Euclidean lengths,
+    r"""Shortest-path (geodesic) distances on the k-NN or :math:`\varepsilon` graph: ISOMAP's.
 
     .. math::
 
-       D_{ij} = \min_{\text{paths } i = p_0, p_1, \dots, p_r = j \text{ in } G}
-       \ \sum_{s=1}^{r} \lVert x_{p_{s-1}} - x_{p_s}\rVert ,
+       D_{ij} = \min_{\text{paths } i = p_0, \dots, p_r = j \text{ in } G}
+       \ \sum_{s=1}^{r} \lVert x_{p_{s-1}} - x_{p_s}\rVert,
 
-    the geodesic distance of ISOMAP (Tenenbaum, de Silva & Langford, 2000).
-    The ISOMAP construction used by Bodó & Csató (2010), Algorithm 2: edges join each
-    point to its ``n_neighbors`` nearest neighbours (symmetrised) or to every point
-    within ``radius``, weighted by Euclidean length; Dijkstra's algorithm
-    (``scipy.sparse.csgraph.shortest_path``) gives all pairwise path lengths.
-    The k-NN graph is that of :func:`knn_graph` with ``weights="distance"`` (j among
-    the k nearest of i or i among those of j, ties at the k-th distance included).
-    A disconnected graph is first joined by :func:`join_components`, so every distance
-    is finite. Duplicate points are joined by zero-length edges and have distance 0.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations, "Geodesic
-    distances"); used by Algorithm 2 (gHCK) in :doc:`/notebooks/02_cluster_kernels`
-    (Chapter 2).
+    the construction of Bodó & Csató's Algorithm 2 (gHCK, Chapter 2): G joins each point to
+    its k nearest neighbours (:func:`knn_graph` with ``weights="distance"``) or to every point
+    within ``radius``, edges weighted by length; a disconnected G is first joined by
+    :func:`join_components`, so every distance is finite. Copies of a point are 0 apart.
 
     Parameters
     ----------
     X : array-like of shape (n, d)
-        The points, one per row: finite and numeric, at least 2 rows.
+        At least 2 rows.
     n_neighbors : int, optional
-        Build the k-NN graph (1 <= k < n). Exactly one of ``n_neighbors`` and
-        ``radius`` must be given.
+        k, 1 <= k < n. Exactly one of ``n_neighbors`` and ``radius``.
     radius : float, optional
-        Build the epsilon-neighbourhood graph (> 0): an edge between every two points
-        at distance at most ``radius``.
+        > 0.
 
     Returns
     -------
     D : ndarray of shape (n, n)
-        Symmetric, zero diagonal, finite, and never smaller than the Euclidean distance.
-
-    Raises
-    ------
-    ValueError
-        If neither or both of ``n_neighbors`` and ``radius`` are given, if
-        ``n_neighbors`` is not an integer in [1, n - 1], if ``radius`` is not a finite
-        number > 0, or if ``X`` is not a finite 2-D numeric array with at least 2 rows.
+        Symmetric, zero diagonal, never below the Euclidean distance.
 
     Notes
     -----
-    Time :math:`O(n^2 \log n + n \cdot \mathrm{nnz})` for Dijkstra from every source,
-    plus the graph (:func:`knn_graph`, or one radius query) and, for a disconnected
-    graph, :math:`O(n^2 d)` in :func:`join_components`; memory one (n, n) result and
-    the :math:`O(\mathrm{nnz})` graph.
+    **Cost.** Dijkstra from every source (``scipy.sparse.csgraph.shortest_path``),
+    :math:`O(n^2\log n + n\,\mathrm{nnz})`, plus the graph and, when disconnected,
+    :math:`O(n^2d)` for :func:`join_components`; memory the (n, n) result.
 
     Examples
     --------
@@ -534,14 +465,9 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
     >>> from sslteach.graphs import geodesic_distances
     >>> U = np.array([[0.0, 0.0], [0.0, 1.0], [0.0, 2.0], [1.0, 2.0],
     ...               [2.0, 2.0], [2.0, 1.0], [2.0, 0.0]])  # unit steps along a U
-    >>> D = geodesic_distances(U, n_neighbors=1)
-    >>> float(D[0, 6]), float(np.linalg.norm(U[0] - U[6]))  # along the U, and across it
+    >>> float(geodesic_distances(U, n_neighbors=1)[0, 6]), float(np.linalg.norm(U[0] - U[6]))
     (6.0, 2.0)
-
-    An isolated point is joined by :func:`join_components` (here x_3, at 3 from x_2):
-
-    >>> D = geodesic_distances(np.array([[0.0], [1.0], [2.0], [5.0]]), radius=1.5)
-    >>> D[3]
+    >>> geodesic_distances(np.array([[0.0], [1.0], [2.0], [5.0]]), radius=1.5)[3]  # x_3 joined
     array([5., 4., 3., 0.])
     """
     X = check_data(X, name="X", min_samples=2)
@@ -549,7 +475,7 @@ def geodesic_distances(X, n_neighbors=None, radius=None):
     if (n_neighbors is None) == (radius is None):
         raise ValueError("Give exactly one of n_neighbors (k-NN graph) or radius (epsilon graph).")
     if n_neighbors is not None:
-        G = knn_graph(X, n_neighbors, weights="distance")
+        G = _knn_graph_and_h(X, _check_n_neighbors(n_neighbors, n), "distance")[0]
     else:
         r = check_positive(radius, "radius")
         nbrs = NearestNeighbors().fit(X).radius_neighbors(radius=r, return_distance=False)

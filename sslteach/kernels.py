@@ -1,15 +1,32 @@
-r"""Kernels as similarities, and the two centerings the book uses everywhere.
+r"""Kernels as similarities, and the two centerings the book uses everywhere (Chapter 0).
 
-The book has one Gaussian convention,
+One centering matrix, :math:`J = I - \frac1n\mathbf 1\mathbf 1^\top`, never formed:
+:func:`center_kernel` and :func:`mds_kernel` compute
+:math:`JKJ = K - \mathbf r\mathbf 1^\top - \mathbf 1\mathbf c^\top + g\,\mathbf 1\mathbf 1^\top`
+from the row means :math:`\mathbf r`, column means :math:`\mathbf c` and grand mean
+:math:`g` in :math:`O(n^2)` instead of :math:`O(n^3)`. Derived in
+:doc:`/notebooks/00_foundations`; the ``eq:...`` labels are that chapter's. Inputs are
+finite numeric 2-D arrays; bad input raises a ValueError that says what to do.
 
-.. math:: k(x, y) = \exp\!\left(-\frac{\lVert x - y\rVert^2}{2\sigma^2}\right),
+**Bandwidths.** One name per convention, everywhere in ``sslteach``:
 
-and one centering matrix :math:`J = I - \frac{1}{n}\mathbf 1 \mathbf 1^\top`.
-:func:`center_kernel` and :func:`mds_kernel` apply :math:`J` on both sides without
-ever forming it: :math:`J K J = K - \mathbf r \mathbf 1^\top - \mathbf 1 \mathbf c^\top
-+ g\,\mathbf 1 \mathbf 1^\top` with row means :math:`\mathbf r`, column means
-:math:`\mathbf c` and grand mean :math:`g`, which costs :math:`O(n^2)` time instead of
-the :math:`O(n^3)` of two matrix products.
+* ``sigma``: the book's width :math:`\sigma` of :math:`\exp(-\lVert x - z\rVert^2/(2\sigma^2))`,
+  in the units of X (:func:`rbf_kernel`, ``SpectralAlignmentClustering``,
+  ``cluster_kernels.rck_gaussian``);
+* ``sigma2``: Alzate & Suykens' own :math:`\sigma^2` of :math:`\exp(-\lVert x - z\rVert^2/\sigma^2)`,
+  i.e. the book's :math:`2\sigma^2` (``ksc``);
+* ``s``: a multiplier of the median squared distance :math:`\bar m`, the book's
+  :math:`\sigma^2 = s\,\bar m` (Chapter 5's protocol);
+* scikit-learn's ``gamma`` is :math:`1/(2\sigma^2)` (in ``ksc``, ``gamma`` is the paper's
+  regularisation constant, not a bandwidth).
+
+References
+----------
+Cristianini, N., Shawe-Taylor, J. & Kandola, J. (2001). Spectral kernel methods for
+clustering. *NIPS 14*, 649–655 (normalise, then centre).
+
+Gower, J. C. (1966). Some distance properties of latent root and vector methods used in
+multivariate analysis. *Biometrika* 53, 325–338 (classical MDS).
 """
 
 from __future__ import annotations
@@ -44,145 +61,77 @@ def _pair(X, Y):
 
 
 def linear_kernel(X, Y=None):
-    r"""Linear kernel: the matrix of inner products of two sets of points.
-
-    .. math:: K_{ij} = k_{\mathrm{lin}}(x_i, y_j) = x_i^\top y_j ,
-
-    eq. ``eq:linear-kernel`` of the foundations chapter: the kernel whose feature map is
-    the identity, :math:`\phi(x) = x`. It is the kernel of the Breast Cancer experiments
-    (Figure 1) of Cristianini, Shawe-Taylor & Kandola (2001); the papers give it no
-    numbered equation.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations).
+    r"""Linear kernel :math:`K_{ij} = x_i^\top y_j`, eq. ``eq:linear-kernel`` (feature map the identity).
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        The points :math:`x_1, \dots, x_n`, one per row. Must be finite and numeric.
-    Y : array-like of shape (n_samples_Y, n_features), optional
-        The points :math:`y_1, \dots, y_p`. Defaults to ``X``, which gives the (symmetric,
-        positive semi-definite) Gram matrix of ``X``.
+    X : array-like of shape (n, d)
+    Y : array-like of shape (p, d), optional
+        Defaults to ``X`` (the Gram matrix, symmetric PSD).
 
     Returns
     -------
-    K : ndarray of shape (n_samples, n_samples_Y)
-        ``K[i, j]`` is :math:`x_i^\top y_j` (float64).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` or ``Y`` is not a 2-D numeric array (a 1-D array, sparse input, NaN or
-        infinity, no rows), or if ``X`` and ``Y`` have different numbers of features.
-
-    See Also
-    --------
-    rbf_kernel : The book's Gaussian kernel.
-    normalize_kernel : Turns the linear kernel into the cosine similarity.
+    K : ndarray of shape (n, p)
 
     Notes
     -----
-    Cost: one matrix product, time :math:`O(n p d)` (:math:`O(n^2 d)` when ``Y`` is
-    omitted) and memory one (n, p) array, besides float64 copies of the inputs when they
-    are of another type.
+    **Cost.** One matrix product, time :math:`O(npd)`, memory one (n, p) array.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.kernels import linear_kernel
-    >>> X = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
-    >>> np.round(linear_kernel(X), 3)
+    >>> linear_kernel(np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]]))
     array([[1., 1., 0.],
            [1., 2., 2.],
            [0., 2., 4.]])
-    >>> linear_kernel(X, np.array([[1.0, 1.0]])).shape
-    (3, 1)
-    >>> linear_kernel(X, np.ones((2, 3)))
-    Traceback (most recent call last):
-        ...
-    ValueError: X has 2 features but Y has 3; both must describe points in the same space.
     """
     X, Y = _pair(X, Y)
     return X @ (X if Y is None else Y).T
 
 
 def squared_distances(X, Y=None):
-    r"""Squared Euclidean distances :math:`\lVert x_i - y_j\rVert^2`, exact where it matters.
+    r"""Squared Euclidean distances :math:`D_{ij} = \lVert x_i - y_j\rVert^2`, exact where it matters.
 
     .. math::
 
-        D_{ij} = \lVert x_i - y_j\rVert^2
-               = \lVert x_i\rVert^2 + \lVert y_j\rVert^2 - 2\,x_i^\top y_j ,
+        D_{ij} = \lVert x_i\rVert^2 + \lVert y_j\rVert^2 - 2\,x_i^\top y_j
 
-    the linear-kernel case of eq. ``eq:sqdist`` of the foundations chapter
-    (:math:`D^{(2)} = \kappa\mathbf 1^\top + \mathbf 1\kappa^\top - 2K`); no paper of the
-    book numbers it. These are the distances inside :func:`rbf_kernel`, the point
-    distances fed to the linkages of Bodó & Csató (2010) (Chapter 2), and the median
-    squared distance that scales the book's grid of :math:`\sigma^2` for Alzate & Suykens
-    (2012) (Chapter 4).
-
-    The fast route is the expansion on the right through BLAS (scikit-learn's
-    ``euclidean_distances``), which loses the digits a distance shares with the norms: a
-    common offset of 1e8 destroys every distance, and two copies of a point come out
-    1e-16 times the squared norm apart, differently for each BLAS kernel. Hence:
-
-    * the columns are first centred (by the mean of ``X``; distances do not change), which
-      removes a common offset;
-    * every entry below 1e-6 times :math:`\lVert x_i\rVert^2 + \max_j\lVert y_j\rVert^2`
-      (where the shortcut may have lost more than six digits) is recomputed from the
-      differences :math:`x_i - y_j`, so copies of a point are exactly 0 apart on every
-      machine;
-    * tiny negative round-off is clipped, and the diagonal is exactly zero when ``Y`` is
-      omitted.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations).
+    (eq. ``eq:sqdist``) through BLAS (scikit-learn's ``euclidean_distances``), which loses
+    the digits a distance shares with the norms. Hence the columns are first centred (a
+    common offset then costs nothing), every entry below 1e-6 times
+    :math:`\lVert x_i\rVert^2 + \max_j\lVert y_j\rVert^2` is recomputed from the differences
+    (copies of a point are exactly 0 apart on every machine), negative round-off is clipped,
+    and the diagonal is exactly 0 when ``Y`` is omitted.
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        The points :math:`x_i`, one per row; finite and numeric.
-    Y : array-like of shape (n_samples_Y, n_features), optional
-        The points :math:`y_j`. Defaults to ``X`` (then the result is symmetric with an
-        exactly zero diagonal).
+    X : array-like of shape (n, d)
+    Y : array-like of shape (p, d), optional
+        Defaults to ``X``.
 
     Returns
     -------
-    D2 : ndarray of shape (n_samples, n_samples_Y)
-        ``D2[i, j]`` is :math:`\lVert x_i - y_j\rVert^2` (float64, >= 0).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` or ``Y`` is not a 2-D numeric array (a 1-D array, sparse input, NaN or
-        infinity, no rows), or if ``X`` and ``Y`` have different numbers of features.
-
-    See Also
-    --------
-    rbf_kernel : :math:`\exp(-D_{ij} / (2\sigma^2))`.
-    mds_kernel : Turns a matrix of squared distances back into a kernel.
+    D2 : ndarray of shape (n, p), >= 0
 
     Notes
     -----
-    Cost: time :math:`O(n p d)` (one matrix product, plus :math:`O(d)` per recomputed
-    entry, of which there are few unless many points nearly coincide); memory one
-    (n, p) float64 array plus centred (n, d) and (p, d) copies of the inputs. The
-    recomputation runs over blocks of 1024 rows, so it never allocates an (n, p)
-    boolean temporary.
+    **Cost.** Time :math:`O(npd)` plus :math:`O(d)` per recomputed entry (few unless points
+    nearly coincide); memory one (n, p) array and centred copies of the inputs (the
+    recomputation runs over blocks of 1024 rows: no (n, p) boolean temporary).
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.kernels import squared_distances
     >>> X = np.array([[0.0, 0.0], [3.0, 4.0]])
-    >>> np.round(squared_distances(X), 3)
+    >>> squared_distances(X)
     array([[ 0., 25.],
            [25.,  0.]])
-
-    A common offset of 1e8 changes nothing, and copies of a point are exactly 0 apart:
-
-    >>> bool(np.array_equal(squared_distances(X + 1e8), squared_distances(X)))
+    >>> bool(np.array_equal(squared_distances(X + 1e8), squared_distances(X)))  # offset: no effect
     True
     >>> P = np.array([[0.1, 0.7], [0.3, 0.2]])
-    >>> np.diag(squared_distances(P, P.copy())).tolist()
+    >>> np.diag(squared_distances(P, P.copy())).tolist()  # copies of a point: exactly 0
     [0.0, 0.0]
     """
     X, Y = _pair(X, Y)
@@ -206,75 +155,40 @@ def squared_distances(X, Y=None):
 
 
 def rbf_kernel(X, Y=None, *, sigma):
-    r"""Gaussian kernel :math:`\exp(-\lVert x_i - y_j\rVert^2 / (2\sigma^2))`.
+    r"""Gaussian kernel :math:`K_{ij} = \exp(-\lVert x_i - y_j\rVert^2/(2\sigma^2))`, eq. ``eq:rbf``.
 
-    .. math::
-
-        K_{ij} = k_\sigma(x_i, y_j)
-               = \exp\!\left(-\frac{\lVert x_i - y_j\rVert^2}{2\sigma^2}\right),
-
-    eq. ``eq:rbf`` of the foundations chapter. This is the book's single convention;
-    every chapter converts its paper's parameter to it. scikit-learn's ``gamma`` equals
-    :math:`1 / (2\sigma^2)`; Alzate & Suykens (2012) write
-    :math:`\exp(-\lVert x - z\rVert^2 / \sigma^2)`, so their :math:`\sigma^2` is
-    :math:`2\sigma^2` here (:func:`sslteach.ksc.ksc_kernel` takes theirs); eq. (5) of
-    Bodó & Csató (2010) (RCK1, a Gaussian kernel of membership vectors) uses the same
-    :math:`2\sigma^2` as the book.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations).
+    The book's single convention (see the module's table of bandwidths): scikit-learn's
+    ``gamma`` is :math:`1/(2\sigma^2)`, Alzate & Suykens' :math:`\sigma^2` is :math:`2\sigma^2`.
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        The points :math:`x_i`, one per row; finite and numeric.
-    Y : array-like of shape (n_samples_Y, n_features), optional
-        The points :math:`y_j`. Defaults to ``X``.
+    X : array-like of shape (n, d)
+    Y : array-like of shape (p, d), optional
+        Defaults to ``X``.
     sigma : float
-        Bandwidth :math:`\sigma > 0`, keyword-only, in the units of ``X``; a value of the
-        order of the distances in ``X`` (e.g. their median) gives an informative kernel.
+        The width :math:`\sigma > 0`, keyword-only, in the units of ``X`` (of the order of
+        its distances, e.g. their median).
 
     Returns
     -------
-    K : ndarray of shape (n_samples, n_samples_Y)
-        Entries in [0, 1] (0 only by underflow); when ``Y`` is omitted, symmetric
-        positive semi-definite with an exactly unit diagonal.
-
-    Raises
-    ------
-    ValueError
-        If ``sigma`` is not a finite real number > 0, or so small that
-        :math:`1 / (2\sigma^2)` overflows; or if ``X``/``Y`` are invalid (see
-        :func:`squared_distances`).
-
-    See Also
-    --------
-    squared_distances : The exact squared distances it exponentiates.
-    sslteach.ksc.ksc_kernel : The same kernel in the parameterisation of Alzate & Suykens.
+    K : ndarray of shape (n, p)
+        Entries in [0, 1]; without ``Y``, symmetric PSD with a unit diagonal.
 
     Notes
     -----
-    Cost: time :math:`O(n p d)` (the squared distances; the exponential adds
-    :math:`O(np)`), memory one (n, p) array, exponentiated in place, plus the
-    centred (n, d) and (p, d) copies made by :func:`squared_distances`.
+    **Cost.** That of :func:`squared_distances`; the exponential, in place, adds :math:`O(np)`.
 
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn.metrics.pairwise import rbf_kernel as sklearn_rbf
     >>> from sslteach.kernels import rbf_kernel
     >>> X = np.array([[0.0, 0.0], [3.0, 4.0]])
-    >>> np.round(rbf_kernel(X, sigma=5.0), 4)  # exp(-25 / 50) = exp(-1/2)
+    >>> np.round(rbf_kernel(X, sigma=5.0), 4)  # exp(-25 / 50)
     array([[1.    , 0.6065],
            [0.6065, 1.    ]])
-
-    scikit-learn's ``gamma`` is :math:`1 / (2\sigma^2)`:
-
-    >>> from sklearn.metrics.pairwise import rbf_kernel as sklearn_rbf
     >>> bool(np.allclose(rbf_kernel(X, sigma=5.0), sklearn_rbf(X, gamma=1 / (2 * 5.0**2))))
     True
-    >>> rbf_kernel(X, sigma=0)
-    Traceback (most recent call last):
-        ...
-    ValueError: sigma must be finite and > 0; got 0.0.
     """
     sigma = check_positive(sigma, "sigma")
     with np.errstate(over="ignore", under="ignore"):
@@ -291,65 +205,33 @@ def rbf_kernel(X, Y=None, *, sigma):
 
 
 def normalize_kernel(K):
-    r"""Normalise a kernel in feature space: :math:`K_{ij} / \sqrt{K_{ii} K_{jj}}`.
+    r"""Normalise in feature space: :math:`\tilde K_{ij} = K_{ij}/\sqrt{K_{ii}K_{jj}}`, eq. ``eq:normalize``.
 
-    .. math::
-
-        \tilde K_{ij} = \frac{K_{ij}}{\sqrt{K_{ii} K_{jj}}},
-        \qquad \tilde K = S K S,\quad S = \operatorname{diag}(K_{ii}^{-1/2}),
-
-    eq. ``eq:normalize`` of the foundations chapter. This is the Gram matrix of the unit
-    vectors :math:`\phi(x)/\lVert\phi(x)\rVert` (the cosine of the angle between feature
-    vectors), so the result has a unit diagonal and stays positive semi-definite when
-    ``K`` is; for the linear kernel it is the cosine similarity. It is the first step
-    ("normalise the input vectors in the kernel-defined feature space, then centre
-    them") of the preprocessing of Cristianini, Shawe-Taylor & Kandola (2001), which
-    gives it no equation number; Chapter 3 also applies it to the learnt spectral
-    kernel of Liu, Qian, Cui & Liu (2009) before the SVM.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations).
+    The Gram matrix of the unit vectors :math:`\phi(x)/\lVert\phi(x)\rVert`: unit diagonal,
+    PSD when ``K`` is, the cosine similarity for the linear kernel. The first step of
+    Cristianini et al.'s preprocessing ("normalise ..., then centre"); Chapter 3 applies it to
+    the learnt spectral kernel too.
 
     Parameters
     ----------
-    K : array-like of shape (n_samples, n_samples)
-        A kernel matrix with a strictly positive diagonal; finite. Symmetry is not
-        checked (the formula is applied entrywise).
+    K : array-like of shape (n, n)
+        A strictly positive diagonal (a point at the origin of feature space has no direction).
 
     Returns
     -------
-    Kn : ndarray of shape (n_samples, n_samples)
-        The normalised kernel :math:`\tilde K` (float64), with a unit diagonal up to
-        round-off.
-
-    Raises
-    ------
-    ValueError
-        If a diagonal entry is <= 0 (a point mapped to the origin of feature space has
-        no direction to normalise); or if ``K`` is not a finite, square, 2-D numeric
-        matrix.
-
-    See Also
-    --------
-    center_kernel : The second step of the preprocessing of Cristianini et al.
+    Kn : ndarray of shape (n, n)
 
     Notes
     -----
-    Cost: time :math:`O(n^2)` (two scaling passes; :math:`S` is never formed as a
-    matrix), memory one new (n, n) array (plus a float64 copy of ``K`` when it is of
-    another type).
+    **Cost.** Time :math:`O(n^2)` (two scaling passes), memory one (n, n) array.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.kernels import normalize_kernel
-    >>> K = np.array([[4.0, 2.0], [2.0, 9.0]])
-    >>> np.round(normalize_kernel(K), 4)  # 2 / sqrt(4 * 9) = 1/3
+    >>> np.round(normalize_kernel(np.array([[4.0, 2.0], [2.0, 9.0]])), 4)  # 2 / sqrt(4 * 9)
     array([[1.    , 0.3333],
            [0.3333, 1.    ]])
-    >>> normalize_kernel(np.array([[1.0, 0.0], [0.0, 0.0]]))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    ValueError: normalize_kernel needs a positive diagonal, but K[i, i] <= 0 for i in [1]; ...
     """
     K = check_square(K, name="K")
     d = np.diag(K).copy()
@@ -368,78 +250,47 @@ def normalize_kernel(K):
 
 
 def center_kernel(K):
-    r"""Center a kernel in feature space: return :math:`J K J`.
-
-    Here :math:`J = I - \tfrac1n \mathbf 1\mathbf 1^\top` is the centering matrix, and
+    r"""Centre in feature space: :math:`K_c = JKJ`, eqs. ``eq:center`` and ``eq:center-fast``.
 
     .. math::
 
-        K_c = JKJ, \qquad
         (JKJ)_{ij} = K_{ij} - \bar K_{i\cdot} - \bar K_{\cdot j} + \bar K_{\cdot\cdot},
 
-    with row means :math:`\bar K_{i\cdot}`, column means :math:`\bar K_{\cdot j}` and grand
-    mean :math:`\bar K_{\cdot\cdot}`: the Gram matrix of the feature vectors after their
-    mean is subtracted (eqs. ``eq:center`` and ``eq:center-fast`` of the foundations
-    chapter; the preprocessing formula of Cristianini, Shawe-Taylor & Kandola (2001),
-    which gives it no equation number). A centred kernel has zero row and column sums.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations).
+    the Gram matrix of the feature vectors minus their mean: zero row and column sums, PSD
+    when ``K`` is. The second step of Cristianini et al.'s preprocessing.
 
     Parameters
     ----------
-    K : array-like of shape (n_samples, n_samples)
-        Any finite square matrix (symmetry is not required; :math:`J` is applied on both
-        sides).
+    K : array-like of shape (n, n)
+        Any finite square matrix (J is applied on both sides; symmetry not required).
 
     Returns
     -------
-    Kc : ndarray of shape (n_samples, n_samples)
-        :math:`JKJ` (float64); symmetric positive semi-definite when ``K`` is.
-
-    Raises
-    ------
-    ValueError
-        If ``K`` is not a square 2-D numeric matrix, contains NaN or infinity, or has
-        entries so large that their row means overflow.
-
-    See Also
-    --------
-    mds_kernel : The same centering applied to squared distances, times -1/2.
-    normalize_kernel : The step Cristianini et al. apply before centering.
+    Kc : ndarray of shape (n, n)
 
     Notes
     -----
-    Cost: time :math:`O(n^2)` (two matrix-vector products for the means, then two passes
-    that write the result, instead of the :math:`O(n^3)` of forming :math:`J` and
-    multiplying); memory one new (n, n) array, never :math:`J`.
+    **Cost.** Time :math:`O(n^2)` (two matrix-vector products, two passes), memory one (n, n)
+    array; J is never formed.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.kernels import center_kernel, linear_kernel
-    >>> X = np.array([[1.0], [3.0]])  # centred points: -1 and +1
-    >>> np.round(center_kernel(linear_kernel(X)), 3)
-    array([[ 1., -1.],
-           [-1.,  1.]])
-    >>> X = np.array([[0.0, 1.0], [2.0, 0.0], [1.0, 3.0]])
-    >>> K = linear_kernel(X)
+    >>> K = linear_kernel(np.array([[0.0, 1.0], [2.0, 0.0], [1.0, 3.0]]))
     >>> J = np.eye(3) - np.ones((3, 3)) / 3
     >>> bool(np.allclose(center_kernel(K), J @ K @ J))
-    True
-    >>> bool(np.allclose(center_kernel(K).sum(axis=1), 0))
     True
     """
     return _double_center(check_square(K, name="K", finite=False), 1.0, "K")
 
 
 def _double_center(A, scale, name):
-    r"""``scale * J A J`` in two passes over one new array, never forming :math:`J`.
+    """``scale * J A J`` in two passes over one new array, never forming J.
 
-    With row means :math:`r`, column means :math:`c` and grand mean :math:`g`,
-    :math:`(JAJ)_{ij} = A_{ij} - r_i - (c_j - g)`. The means are two BLAS
-    matrix-vector products; ``np.add.outer`` writes the scaled correction into the
-    result and BLAS ``daxpy`` adds ``scale * A`` to it in place. NaN or inf in ``A``
-    shows in the row means, which saves a separate finiteness pass.
+    With row means r, column means c and grand mean g, :math:`(JAJ)_{ij} = A_{ij} - r_i - (c_j - g)`:
+    the means are two BLAS products, ``np.add.outer`` writes the scaled correction and
+    ``daxpy`` adds ``scale * A`` in place. NaN or inf shows in the row means (no separate pass).
     """
     n = A.shape[0]
     if n == 0:
@@ -459,63 +310,38 @@ def _double_center(A, scale, name):
 
 
 def mds_kernel(M):
-    r"""Classical MDS: the kernel :math:`-\tfrac12 J M J` of a squared-distance matrix.
+    r"""Classical MDS: the kernel :math:`K = -\tfrac12 JMJ` of a squared-distance matrix, eq. ``eq:mds``.
 
     .. math::
 
-        K = -\tfrac12\, J M J, \qquad
-        K_{ij} = -\tfrac12\bigl(M_{ij} - \bar M_{i\cdot} - \bar M_{\cdot j} + \bar M_{\cdot\cdot}\bigr),
+        K_{ij} = -\tfrac12\bigl(M_{ij} - \bar M_{i\cdot} - \bar M_{\cdot j} + \bar M_{\cdot\cdot}\bigr).
 
-    with :math:`J = I - \tfrac1n\mathbf 1\mathbf 1^\top`. If
-    :math:`M_{ij} = \lVert x_i - x_j\rVert^2` then :math:`-\tfrac12 JMJ` is the Gram
-    matrix of the centred points (eq. ``eq:mds`` of the foundations chapter; Torgerson
-    1952, Gower 1966); Bodó & Csató (2010), Algorithm 1, step 3, apply it to cophenetic
-    distances to build the hierarchical cluster kernel.
-
-    Derived in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations); used in
-    :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
+    If :math:`M_{ij} = \lVert x_i - x_j\rVert^2`, K is the Gram matrix of the centred points
+    (Gower, 1966); PSD exactly when M is Euclidean (Schoenberg). Algorithm 1 of Bodó & Csató
+    (step 3, Chapter 2) applies it to cophenetic distances.
 
     Parameters
     ----------
-    M : array-like of shape (n_samples, n_samples)
-        Symmetric, finite, non-negative, zero diagonal (a matrix of squared distances).
-        Symmetry is not checked.
+    M : array-like of shape (n, n)
+        Non-negative with a zero diagonal (symmetry not checked).
 
     Returns
     -------
-    K : ndarray of shape (n_samples, n_samples)
-        The centred Gram matrix (float64), with zero row and column sums. Positive
-        semi-definite exactly when ``M`` is a Euclidean squared-distance matrix
-        (Schoenberg's theorem).
-
-    Raises
-    ------
-    ValueError
-        If ``M`` is not square, not finite, has negative entries or a non-zero diagonal.
-
-    See Also
-    --------
-    center_kernel : :math:`JKJ` for a kernel matrix.
-    squared_distances : Squared Euclidean distances, the ``M`` of the theorem.
+    K : ndarray of shape (n, n)
+        Zero row and column sums.
 
     Notes
     -----
-    Cost: time :math:`O(n^2)`, memory one new (n, n) array (the centering of
-    :func:`center_kernel` with the factor -1/2 folded into its update pass; :math:`J`
-    is never formed).
+    **Cost.** Time :math:`O(n^2)`, memory one (n, n) array (the centering of
+    :func:`center_kernel` with the factor -1/2 folded in).
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.kernels import mds_kernel, squared_distances
-    >>> X = np.array([[1.0], [3.0]])
-    >>> np.round(mds_kernel(squared_distances(X)), 3)  # Gram matrix of -1 and +1
+    >>> mds_kernel(squared_distances(np.array([[1.0], [3.0]])))  # the Gram matrix of -1 and +1
     array([[ 1., -1.],
            [-1.,  1.]])
-    >>> mds_kernel(np.array([[0.0, -1.0], [-1.0, 0.0]]))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    ValueError: M must hold (squared) distances, which are >= 0, but it has negative entries; ...
     """
     M = check_square(M, name="M", finite=False)
     if M.size and not M.min() >= 0:  # also catches NaN

@@ -1,8 +1,15 @@
-"""One figure style for the book, and the plots and tables the chapters share.
+"""One figure style for the book, and the plots and tables the chapters share (Chapter 0).
 
-Colours are the Okabe & Ito (2008) palette, distinguishable with the common forms of
-colour blindness; matrices use ``viridis`` (perceptually uniform, colour-blind safe)
-or the diverging ``RdBu_r`` centred at zero for signed matrices.
+Colours are the Okabe & Ito (2008) palette, distinguishable with the common forms of colour
+blindness, class :math:`c` (in sorted order) getting ``PALETTE[c % 8]``; matrices use
+``viridis``, or the diverging ``RdBu_r`` centred at zero for signed matrices. No formula of
+a paper is involved. Every function draws on ``ax`` (default: a new figure of
+:data:`FIGSIZE`) and returns it; drawing costs time and memory linear in what is drawn.
+
+References
+----------
+Okabe, M. & Ito, K. (2008). Color universal design (CUD): how to make figures and
+presentations that are friendly to colorblind people. https://jfly.uni-koeln.de/color/
 """
 
 from __future__ import annotations
@@ -34,36 +41,18 @@ _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
 def set_style():
-    r"""Apply the book's matplotlib style (call once in a notebook's setup cell).
+    """Apply the book's matplotlib style (once, in a notebook's setup cell).
 
-    Updates ``matplotlib.rcParams`` in place: panels of :data:`FIGSIZE` =
-    :math:`5 \times 4` inches at 100 dpi (:math:`500 \times 400` pixels), the Okabe & Ito
-    (2008) colour cycle :data:`PALETTE`, a light grid, no top or right spines, small
-    titles, labels and frameless legends, and ``viridis`` for images. No formula is
-    involved; the style is the book's, not a paper's.
-
-    Used in every chapter's setup cell, first in :doc:`/notebooks/00_foundations`
-    (Chapter 0, Foundations).
-
-    Returns
-    -------
-    None
-        The style is global: it applies to every figure made afterwards (wrap the call
-        in ``matplotlib.rc_context()`` to limit it to a block).
-
-    See Also
-    --------
-    class_colors : The palette's colours for a given number of classes.
-
-    Notes
-    -----
-    Cost: time and memory :math:`O(1)` (a dozen settings).
+    Updates ``matplotlib.rcParams`` in place, for every later figure: :data:`FIGSIZE` panels at
+    100 dpi, the colour cycle :data:`PALETTE`, a light grid, no top or right spines, small
+    titles and frameless legends, ``viridis`` images (``matplotlib.rc_context()`` limits it to
+    a block).
 
     Examples
     --------
     >>> import matplotlib as mpl
     >>> from sslteach.plotting import set_style
-    >>> with mpl.rc_context():  # restores the previous style on exit
+    >>> with mpl.rc_context():
     ...     set_style()
     ...     print(mpl.rcParams["figure.figsize"], mpl.rcParams["image.cmap"])
     [5.0, 4.0] viridis
@@ -88,41 +77,13 @@ def set_style():
 
 
 def class_colors(n):
-    r"""The first ``n`` colours of :data:`PALETTE` (cycled if ``n`` exceeds it).
-
-    Class :math:`i` gets colour :math:`\mathrm{PALETTE}[i \bmod 8]` (the Okabe & Ito
-    palette of 8 colours, distinguishable with the common forms of colour blindness),
-    the same order :func:`plot_points` and :func:`plot_decision_regions` use.
-
-    Used in :doc:`/notebooks/03_spectral_kernel_learning` (Chapter 3, after Liu, Qian,
-    Cui & Liu 2009); the palette is introduced in :doc:`/notebooks/00_foundations`
-    (Chapter 0, Foundations).
-
-    Parameters
-    ----------
-    n : int
-        Number of colours (classes); 0 or a negative number gives an empty list.
-
-    Returns
-    -------
-    colors : list of str
-        ``n`` hex colour strings.
-
-    See Also
-    --------
-    set_style : Makes :data:`PALETTE` matplotlib's default colour cycle.
-
-    Notes
-    -----
-    Cost: time and memory :math:`O(n)`.
+    """The first ``n`` colours of :data:`PALETTE`, cycled: the order of :func:`plot_points`.
 
     Examples
     --------
     >>> from sslteach.plotting import PALETTE, class_colors
-    >>> class_colors(3)
-    ['#0072B2', '#E69F00', '#009E73']
-    >>> class_colors(9)[8] == PALETTE[0]
-    True
+    >>> class_colors(3), class_colors(9)[8] == PALETTE[0]
+    (['#0072B2', '#E69F00', '#009E73'], True)
     """
     n = check_int(n, "n", low=0)
     return [PALETTE[i % len(PALETTE)] for i in range(n)]
@@ -144,72 +105,37 @@ def _points(X, who, min_samples=1):
 
 
 def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, colorbar=True):
-    r"""Heat map of a kernel (or any square) matrix, optionally with rows/columns reordered.
+    r"""Heat map of a square matrix, rows and columns optionally permuted: :math:`A_{ij} = K_{\pi(i)\pi(j)}`.
 
-    With a permutation :math:`\pi` (``order``) the image shows
-
-    .. math::
-
-        A_{ij} = K_{\pi(i)\,\pi(j)},
-
-    coloured with ``viridis`` over :math:`[\min A, \max A]`, or, when ``signed``, with
-    the diverging ``RdBu_r`` over :math:`[-\max|A|, \max|A|]` so that 0 is white.
-    Sorting by the top eigenvector, :math:`\pi = \operatorname{argsort}(v_{\max})`, turns
-    a kernel with cluster structure block diagonal: Fig. 3 of Cristianini,
-    Shawe-Taylor & Kandola (2001).
-
-    Used first in :doc:`/notebooks/01_spectral_clustering` (Chapter 1, after Cristianini,
-    Shawe-Taylor & Kandola 2001); also in Chapter 2.
+    Sorting by the top eigenvector, :math:`\pi = \operatorname{argsort}(v_{\max})`, turns a
+    kernel with cluster structure block diagonal (Fig. 3 of Cristianini et al., 2001; Chapter 1). **Cost.**
+    :math:`O(n^2)` time and memory (float64 copies); drawing is bounded by the pixels.
 
     Parameters
     ----------
-    K : array-like or sparse matrix of shape (n_samples, n_samples)
-        The matrix to draw (a sparse matrix is densified).
-    order : array-like of int of shape (n_samples,), optional
-        A permutation applied to rows and columns (e.g. ``np.argsort(v)`` to reveal
-        blocks, as in Fig. 3 of Cristianini et al., 2001). It is not checked to be a
-        permutation: any integer index array selects and repeats rows and columns.
+    K : array-like or sparse matrix of shape (n, n)
+    order : array-like of int of shape (n,), optional
+        A permutation :math:`\pi` of 0..n-1 (e.g. ``np.argsort(v)``).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default: a new figure of size :data:`FIGSIZE`.
     title : str, optional
-        Axes title.
     signed : bool, optional
-        Use a diverging map centred at 0; default: when ``K`` has negative entries.
+        ``RdBu_r`` over :math:`[-\max|A|, \max|A|]`; default: when K has a negative entry.
     colorbar : bool, default True
-        Add a colour bar next to the axes (a second Axes in the figure).
 
     Returns
     -------
     ax : matplotlib.axes.Axes
-        The axes drawn on; the image is ``ax.images[0]``.
-
-    Raises
-    ------
-    ValueError
-        If ``K`` is not a square 2-D matrix.
-
-    See Also
-    --------
-    sslteach.kernels.center_kernel : Centred kernels have negative entries (signed map).
-
-    Notes
-    -----
-    Cost: time and memory :math:`O(n^2)` for the float64 copy of ``K`` and the
-    reordered copy; drawing is proportional to the number of screen pixels, not to
-    :math:`n^2`, once :math:`n` exceeds the image resolution.
+        The image is ``ax.images[0]``.
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
     >>> import numpy as np
     >>> from sslteach.plotting import plot_kernel_matrix
-    >>> K = np.array([[1.0, -0.5], [-0.5, 1.0]])
-    >>> ax = plot_kernel_matrix(K, order=[1, 0], title="K")
-    >>> type(ax).__name__, ax.images[0].get_cmap().name, len(ax.figure.axes)
-    ('Axes', 'RdBu_r', 2)
-    >>> plt.close(ax.figure)
+    >>> ax = plot_kernel_matrix(np.array([[1.0, -0.5], [-0.5, 1.0]]), order=[1, 0])
+    >>> ax.images[0].get_cmap().name, len(ax.figure.axes)
+    ('RdBu_r', 2)
     """
     K = check_square(K.toarray() if hasattr(K, "toarray") else K, name="K")
     if order is not None:
@@ -241,71 +167,38 @@ def plot_kernel_matrix(K, *, order=None, ax=None, title=None, signed=None, color
 
 
 def plot_points(X, y=None, *, ax=None, title=None, labels=None, s=12, unlabeled=-1):
-    r"""Scatter 2-D points coloured by class; points with ``y == unlabeled`` are grey.
+    """Scatter 2-D points coloured by class; points with ``y == unlabeled`` small and grey.
 
-    Point :math:`x_i = (x_{i1}, x_{i2})` is drawn at its coordinates; the :math:`c`-th
-    class (in sorted order among the labelled points) gets colour
-    :math:`\mathrm{PALETTE}[c \bmod 8]` and marker :math:`c \bmod 8` of
-    ``o s ^ D v P X *``. When some points are unlabelled, these are drawn small and grey
-    underneath and the labelled ones enlarged (4 times the area) with a black edge, so
-    that a few labels stand out. No formula of a paper is involved.
-
-    Used in :doc:`/notebooks/00_foundations` (Chapter 0, Foundations), and by
-    :func:`plot_decision_regions`.
+    Class c gets ``PALETTE[c % 8]`` and marker ``"os^DvPX*"[c % 8]``; when some points are
+    unlabelled, the labelled ones are drawn 4 times larger with a black edge, on top.
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, 2)
-        The points; project higher-dimensional data first (e.g. PCA).
-    y : array-like of shape (n_samples,), optional
-        Labels, with ``unlabeled`` marking unlabelled points. Without ``y`` every point
-        gets the first palette colour and no legend is drawn.
+    X : array-like of shape (n, 2)
+        Project higher-dimensional data first (e.g. PCA).
+    y : array-like of shape (n,), optional
+        Without it, one colour and no legend.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default: a new figure of size :data:`FIGSIZE`.
     title : str, optional
-        Axes title.
     labels : list of str, optional
-        Legend names for the classes (in the order of ``np.unique(y)`` over the labelled
-        points); default ``"class <value>"``.
+        Legend names, in the order of ``np.unique`` of the labelled ``y``; default ``"class <value>"``.
     s : float, default 12
-        Marker area in points squared.
+        Marker area (points squared).
     unlabeled : scalar, default -1
-        The value of ``y`` that marks an unlabelled point.
 
     Returns
     -------
     ax : matplotlib.axes.Axes
-        The axes drawn on: one ``PathCollection`` per class, plus one for the unlabelled
-        points if any.
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not of shape (n_samples, 2), or ``y`` is not of shape (n_samples,).
-
-    See Also
-    --------
-    plot_decision_regions : The same points over a classifier's regions.
-
-    Notes
-    -----
-    Cost: time and memory :math:`O(n)` plus one pass over the points per class
-    (:math:`O(nC)` for :math:`C` classes).
+        One collection per class, plus one for the unlabelled points.
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> import numpy as np
     >>> from sslteach.plotting import plot_points
-    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    >>> ax = plot_points(X, [0, 1, -1, -1])
+    >>> ax = plot_points([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [0, 1, -1, -1])
     >>> [t.get_text() for t in ax.get_legend().get_texts()]
     ['unlabelled', 'class 0', 'class 1']
-    >>> len(ax.collections)
-    3
-    >>> plt.close(ax.figure)
     """
     X = _points(X, "plot_points", min_samples=0)
     ax = _ax(ax)
@@ -349,82 +242,45 @@ def plot_points(X, y=None, *, ax=None, title=None, labels=None, s=12, unlabeled=
 
 
 def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution=200, margin=0.5):
-    r"""Colour the plane by a classifier's prediction and overlay the points.
+    r"""Colour the plane by a classifier's prediction on an r x r grid, then draw the points.
 
-    The classifier is evaluated on the :math:`r \times r` grid (:math:`r` =
-    ``resolution``)
-
-    .. math::
-
-        z_{ab} = \bigl(\ell_1 + \tfrac{a}{r-1}(h_1 - \ell_1),\;
-                       \ell_2 + \tfrac{b}{r-1}(h_2 - \ell_2)\bigr),
-        \qquad \ell = \min_i x_i - \delta,\quad h = \max_i x_i + \delta,
-
-    with :math:`\delta` = ``margin`` (minima and maxima per coordinate), and each cell
-    is filled with the colour :math:`\mathrm{PALETTE}[c]` of the rank :math:`c` of its
-    predicted class among the classes predicted on the grid (filled contours at
-    25% opacity). No formula of a paper is involved.
-
-    Used in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4, after Alzate & Suykens
-    2012) for the decision regions of its toy problems (the paper's Figures 2 and 3).
+    The grid spans :math:`[\min_i x_i - \delta, \max_i x_i + \delta]` per coordinate
+    (:math:`\delta` = ``margin``); a region gets the colour its class has in :func:`plot_points`
+    (filled contours at 25% opacity).
 
     Parameters
     ----------
     predict : callable or estimator
-        ``predict(Z)`` for an (m, 2) array, returning m labels, or an object with a
-        ``predict`` method (used in preference).
-    X : array-like of shape (n_samples, 2)
-        Points that set the plot range and are drawn on top.
-    y : array-like of shape (n_samples,), optional
-        Their labels (-1 = unlabelled, drawn grey) for :func:`plot_points`; without
-        ``y`` the points are drawn small and black.
+        ``predict(Z)`` for an (m, 2) array, or an object's ``predict`` method (preferred).
+    X : array-like of shape (n, 2)
+        Sets the range; drawn on top.
+    y : array-like of shape (n,), optional
+        For :func:`plot_points`; without it the points are small and black.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default: a new figure of size :data:`FIGSIZE`.
     title : str, optional
-        Axes title.
     resolution : int, default 200
-        Grid points per axis, :math:`r`.
+        r, grid points per axis.
     margin : float, default 0.5
-        Space :math:`\delta` added around the points on every side, in data units.
 
     Returns
     -------
     ax : matplotlib.axes.Axes
-        The axes drawn on, with limits :math:`[\ell_1, h_1] \times [\ell_2, h_2]`.
-
-    Raises
-    ------
-    ValueError
-        If ``predict`` is neither callable nor has a ``predict`` method, if ``X`` is not
-        of shape (n_samples, 2), or (from :func:`plot_points`) if ``y`` does not hold
-        one label per point.
-
-    See Also
-    --------
-    plot_points : Draws the points on top.
 
     Notes
     -----
-    Cost: :math:`r^2` predictions in one call (for a kernel model on :math:`n` training
-    points, time :math:`O(r^2 n d)` and memory :math:`O(r^2 n)` if it forms the kernel
-    between the grid and the training points), plus :math:`O(r^2)` for the contours and
-    :math:`O(n)` for the points. Lower ``resolution`` for expensive models.
+    **Cost.** :math:`r^2` predictions in one call (:math:`O(r^2nd)` time and :math:`O(r^2n)`
+    memory for a kernel model on n training points): lower ``resolution`` for expensive models.
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
     >>> import numpy as np
     >>> from sslteach.plotting import plot_decision_regions
     >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    >>> ax = plot_decision_regions(lambda Z: (Z[:, 0] > 0.5).astype(int), X, [0, 1, -1, -1],
-    ...                            resolution=20)
-    >>> [t.get_text() for t in ax.get_legend().get_texts()]
-    ['unlabelled', 'class 0', 'class 1']
+    >>> ax = plot_decision_regions(lambda Z: (Z[:, 0] > 0.5).astype(int), X, resolution=20)
     >>> [float(v) for v in ax.get_xlim()]
     [-0.5, 1.5]
-    >>> plt.close(ax.figure)
     """
     fn = predict.predict if hasattr(predict, "predict") else predict
     if not callable(fn):
@@ -477,54 +333,29 @@ def _fmt(value, digits):
 
 
 def results_table(paper, ours, *, digits=2, row_name="method"):
-    r"""A "paper | this book" side-by-side table.
+    r"""A "paper | this book" side-by-side table, every cell a string.
 
-    Each cell is formatted from its value :math:`v` with :math:`k` = ``digits``
-    decimals: a number as :math:`v` rounded to :math:`k` decimals, a pair
-    :math:`(m, s)` as ":math:`m \pm s`" (mean and standard deviation), a string as it
-    is, and None as a dash. Rows and columns are the union of both sides, in order of
-    first appearance (the paper's first). No formula of a paper is involved; the
-    values are the papers' tables, e.g. Table 1 of Bodó & Csató (2010).
-
-    Used first in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, after Bodó & Csató
-    2010); also in Chapters 3 and 4.
+    A number is shown with ``digits`` decimals, a pair :math:`(m, s)` as ":math:`m \pm s`", a
+    string as it is, None (or a missing row or column) as a dash. Rows and columns are the
+    union of both sides, the paper's first.
 
     Parameters
     ----------
     paper, ours : dict of dict
-        ``{row: {column: value}}``, where a value is a number, a ``(mean, std)`` pair,
-        a preformatted string or None (shown as a dash). Rows and columns missing
-        from one side are shown as dashes.
+        ``{row: {column: value}}``.
     digits : int, default 2
-        Decimals of the numbers.
     row_name : str, default "method"
-        Name of the row index.
 
     Returns
     -------
-    table : pandas.DataFrame of shape (n_rows, 2 * n_columns)
-        Rows are methods; the columns are a two-level index (data set, source), with
-        sources ``"paper"`` and ``"this book"``, so each data set shows the paper's
-        value next to ours. Every cell is a string.
-
-    Raises
-    ------
-    ValueError
-        If ``paper`` or ``ours`` is not a dict of dicts, or a value is not a number, a
-        (mean, std) pair, a string or None.
-
-    Notes
-    -----
-    Cost: time and memory :math:`O(RC)` for :math:`R` rows and :math:`C` columns.
+    table : pandas.DataFrame
+        Columns a two-level index (column, source), sources ``"paper"`` and ``"this book"``.
 
     Examples
     --------
     >>> from sslteach.plotting import results_table
-    >>> paper = {"TSK": {"Heart": (64.06, 4.42)}}
-    >>> ours = {"TSK": {"Heart": (61.5, 3.9)}, "harmonic": {"Heart": 60.0}}
-    >>> df = results_table(paper, ours)
-    >>> df.shape, list(df.index)
-    ((2, 2), ['TSK', 'harmonic'])
+    >>> df = results_table({"TSK": {"Heart": (64.06, 4.42)}},
+    ...                    {"TSK": {"Heart": (61.5, 3.9)}, "harmonic": {"Heart": 60.0}})
     >>> df.loc["TSK", ("Heart", "this book")], df.loc["harmonic", ("Heart", "paper")]
     ('61.50 ± 3.90', '–')
     """

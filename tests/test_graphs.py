@@ -102,6 +102,58 @@ def test_normalized_laplacian_matches_definition_dense_and_isolated_vertex():
     assert np.sum(np.abs(lam) < 1e-12) == 2  # the 5-vertex block and the isolated vertex
 
 
+def chung_laplacian(W):
+    """Chung (1997), Section 1.2, entry by entry: d_v = sum_u W_uv (loops included),
+    L_vv = 1 - W_vv / d_v (0 if d_v = 0), L_uv = -W_uv / sqrt(d_u d_v) for u != v."""
+    n = len(W)
+    d = [sum(W[u][v] for u in range(n)) for v in range(n)]
+    L = np.zeros((n, n))
+    for u in range(n):
+        for v in range(n):
+            if u == v:
+                L[u, v] = 1 - W[v][v] / d[v] if d[v] > 0 else 0.0
+            elif W[u][v] != 0:
+                L[u, v] = -W[u][v] / np.sqrt(d[u] * d[v])
+    return L
+
+
+def _graph_with_loops(seed, n=7):
+    rng = np.random.default_rng(seed)
+    A = rng.random((n, n)) * (rng.random((n, n)) < 0.5)
+    W = (A + A.T) / 2
+    np.fill_diagonal(W, rng.random(n) * (rng.random(n) < 0.6))  # self-loops on some vertices
+    return W
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_normalized_laplacian_self_loops_follow_chung(seed):
+    W = _graph_with_loops(seed)
+    W[0, :] = W[:, 0] = 0  # an isolated vertex
+    W[1, :] = W[:, 1] = 0
+    W[1, 1] = 0.7  # a vertex whose only edge is its self-loop: L_11 = 0, its own component
+    want = chung_laplacian(W.tolist())
+    assert np.allclose(normalized_laplacian(W), want, atol=1e-14)
+    assert np.allclose(normalized_laplacian(sp.csr_matrix(W)).toarray(), want, atol=1e-14)
+    # the book's quadratic form eq:normalized-laplacian, with the degrees of the whole row
+    d = W.sum(axis=1)
+    f = np.random.default_rng(seed).standard_normal(len(W))
+    g = np.where(d > 0, f / np.sqrt(np.where(d > 0, d, 1)), 0)
+    quad = 0.5 * np.sum(W * (g[:, None] - g[None, :]) ** 2)
+    assert np.isclose(f @ want @ f, quad)
+
+
+def test_normalized_laplacian_self_loop_spectrum_and_scipy_without_loops():
+    from scipy.sparse.csgraph import laplacian
+
+    # a triangle with a unit loop at vertex 0: d = (3, 2, 2)
+    W = np.array([[1.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    lam = np.linalg.eigvalsh(normalized_laplacian(W))
+    assert np.allclose(lam, [0.0, 7 / 6, 1.5])  # not scipy's [0, 1.5, 1.5], which drops the loop
+    W0 = W.copy()
+    np.fill_diagonal(W0, 0)
+    assert np.allclose(normalized_laplacian(W0), laplacian(W0, normed=True))
+
+
 def floyd_warshall(G):
     n = G.shape[0]
     D = np.full((n, n), np.inf)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sklearn.exceptions import DataConversionWarning
 
 from sslteach.kernels import center_kernel, linear_kernel, normalize_kernel, rbf_kernel
 from sslteach.relaxation import (
@@ -184,3 +185,17 @@ def test_threshold_sweep_docstring_leaves_the_update_to_the_exercise():
     assert "O(m^2)" in doc and "Chapter 1" in doc
     for formula in ("4(Ky)_p", "4K_{pp}", "L_{pp}", "2L_{:,p}", "y + 2e_p"):
         assert formula not in doc, formula
+
+
+@pytest.mark.parametrize("f", [alignment, cut_cost, flip_costs])
+def test_column_labels_are_raveled_with_a_warning_at_the_callers_line(f):
+    """Labels shaped (m, 1) are used as (m,), with scikit-learn's DataConversionWarning, and the
+    warning names this file (the caller), so Python's once-per-location rule shows it once per
+    calling line, not once per session for every caller."""
+    K, rng = random_kernel(11, 8)
+    y = np.where(rng.random(8) < 0.5, 1, -1)
+    y[:2] = [1, -1]
+    with pytest.warns(DataConversionWarning, match="column-vector y") as caught:
+        got = f(K, y[:, None])
+    assert np.array_equal(got, f(K, y))
+    assert [w.filename for w in caught] == [__file__]

@@ -104,6 +104,25 @@ def test_eigenpairs_dense_and_sparse_agree(monkeypatch):
     assert np.allclose(L @ V_s, V_s * lam_s, atol=1e-7)
 
 
+def test_eigenpairs_of_a_graph_with_self_loops_are_those_of_normalized_laplacian(monkeypatch):
+    """One normalised Laplacian: laplacian_eigenpairs (dense and sparse paths) and
+    graphs.normalized_laplacian agree on a graph with self-loops (degrees include W_ii)."""
+    X, *_ = _problem(7, n=60)
+    W = graphs.knn_graph(X, 5).tolil()
+    W.setdiag(np.random.default_rng(7).random(60) * 2)
+    W = W.tocsr()
+    lam_all = np.linalg.eigvalsh(graphs.normalized_laplacian(W).toarray())
+    d = np.asarray(W.sum(axis=1)).ravel()
+    L_direct = np.eye(60) - W.toarray() / np.sqrt(np.outer(d, d))  # I - D^-1/2 W D^-1/2, d with loops
+    assert np.allclose(lam_all, np.linalg.eigvalsh(L_direct))
+    lam_d, V_d = sk.laplacian_eigenpairs(W, 6)
+    assert np.allclose(lam_d, lam_all[:6], atol=1e-10)
+    monkeypatch.setattr(sk, "DENSE_EIGEN_LIMIT", 10)
+    lam_s, V_s = sk.laplacian_eigenpairs(W, 6)
+    assert np.allclose(lam_s, lam_all[:6], atol=1e-7)
+    assert np.allclose(L_direct @ V_s, V_s * lam_s, atol=1e-6)
+
+
 def test_eigenvalue_one_is_skipped():
     star = sp.csr_matrix(np.array([[0, 1, 1, 1], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]], float))
     lam_all = np.linalg.eigvalsh(graphs.normalized_laplacian(star).toarray())
@@ -173,6 +192,36 @@ def test_estimator_transduction_extension_and_theorem2():
     assert agree.mean() > 0.9
 
 
+def _induced_weights_by_eq2(X_train, X_new, k):
+    """Eq. (2) of Liu et al. between new and training points, by loops over all pairs: h of a
+    training point is its k-th distance among the other training points, h(x) of a new point
+    its k-th distance among the training points."""
+    D_tr = np.array([[np.linalg.norm(a - b) for b in X_train] for a in X_train])
+    h_tr = np.array([np.sort(np.delete(D_tr[i], i))[k - 1] for i in range(len(X_train))])
+    W = np.zeros((len(X_new), len(X_train)))
+    for a, x in enumerate(X_new):
+        d = np.array([np.linalg.norm(x - xi) for xi in X_train])
+        h_x = np.sort(d)[k - 1]
+        for i in range(len(X_train)):
+            reach = max(h_x, h_tr[i])
+            if d[i] <= reach:
+                W[a, i] = np.exp(-(d[i] ** 2) / reach**2) if reach > 0 else 1.0
+    return W
+
+
+@pytest.mark.filterwarnings("ignore:The LP chose mu = 0")
+@pytest.mark.parametrize("seed, k, dim", [(0, 3, 2), (1, 6, 3), (2, 5, 20)])
+def test_induced_weights_are_eq2_by_brute_force(seed, k, dim):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((50, dim))
+    y = np.full(50, -1)
+    y[:4] = [0, 1, 0, 1]
+    model = sk.TransductiveSpectralKernel(n_neighbors=k, n_components=4).fit(X, y)
+    X_new = np.vstack([rng.standard_normal((15, dim)), X[:3] + 1e-3])
+    Wx = model.induced_weights(X_new)
+    assert np.allclose(Wx.toarray(), _induced_weights_by_eq2(X, X_new, k), rtol=1e-12, atol=0)
+
+
 def test_bad_input():
     X, y_true = make_moons(90, noise=0.1, random_state=0)
     with pytest.raises(ValueError, match="no labelled point"):
@@ -209,7 +258,7 @@ def test_disconnected_graph_warns_and_repeats_zero():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = sk.TransductiveSpectralKernel(n_neighbors=4, n_components=5, beta=15.0).fit(X, y)
-    assert any("2 connected components" in str(w.message) for w in caught)
+    assert [w.filename for w in caught if "2 connected components" in str(w.message)] == [__file__]
     assert model.n_components_graph_ == 2
     assert np.allclose(model.eigvals_[:2], 0, atol=1e-10)  # one zero eigenvalue per component
     with pytest.raises(ValueError, match="component without any labelled point"):
@@ -346,3 +395,29 @@ def test_the_three_lp_solvers_give_the_same_kernels_and_labels_on_chapter_3s_dra
             assert all(np.array_equal(labels["scipy"], lab) for lab in labels.values()), (
                 f"{name} draw {s}: eq. (5) labels differ between solvers"
             )
+
+
+def test_fit_validates_once(monkeypatch):
+    """Validate once, at the boundary: fit checks the labels, the data and their magnitude
+    once each (it used to check them 3, 5 and 6 times through the public functions it called)."""
+    import collections
+
+    from sslteach import _validation
+
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*args, **kwargs):
+            counts[name] += 1
+            return f(*args, **kwargs)
+
+        return wrapper
+
+    for name in ("check_data", "check_square", "check_labels", "check_magnitude", "check_vector"):
+        wrapped = counted(name, getattr(_validation, name))
+        for module in (_validation, graphs, sk):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, wrapped)
+    X, y, _ = datasets.make_two_clouds()
+    sk.TransductiveSpectralKernel(n_components=5).fit(X, y)
+    assert counts == {"check_labels": 1, "check_magnitude": 1}, counts  # X: validate_fit_data
