@@ -88,3 +88,28 @@ def orient_columns(V, *, rtol=TIE_RTOL):
     first = np.argmax(a >= a.max(axis=0, keepdims=True) * (1 - rtol), axis=0)
     signs = np.where(V[first, np.arange(V.shape[1])] < 0, -1.0, 1.0)
     return V * signs
+
+
+def first_tied_not_one_class(scores, predict, *, on=None, rtol=TIE_RTOL):
+    """The selection rule of Chapters 2 and 5: the best score, ties broken against one-class answers.
+
+    The candidates whose score is within ``rtol`` (relative to the largest magnitude) of the
+    best are tied. In their order, ``predict(i)`` is called for each until one predicts more
+    than one class on the entries ``on`` (all when None; the unlabelled points in practice, so
+    the rule looks at predicted classes, never at hidden labels); that candidate wins, else the
+    first tied one. Returns ``(index, prediction, n_tied)``.
+    """
+    s = np.asarray(scores, dtype=float).ravel()
+    finite = np.isfinite(s)
+    if not finite.any():
+        raise ValueError("every score is NaN or infinite; there is nothing to choose from.")
+    tol = rtol * max(float(np.abs(s[finite]).max()), np.finfo(float).tiny)
+    tied = np.flatnonzero(finite & (s >= s[finite].max() - tol))
+    first = None
+    for i in tied:
+        pred = predict(int(i))
+        if first is None:
+            first = (int(i), pred)
+        if np.unique(np.asarray(pred) if on is None else np.asarray(pred)[on]).size > 1:
+            return int(i), pred, tied.size
+    return first[0], first[1], tied.size

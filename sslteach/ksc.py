@@ -39,7 +39,6 @@ from sklearn.utils.validation import check_is_fitted
 from ._decisions import argmax_rows, first_best, orient_columns
 from ._validation import (
     check_data,
-    check_indices,
     check_int,
     check_labels,
     check_positive,
@@ -61,7 +60,6 @@ __all__ = [
     "select_semi_ksc",
     "OneVsRestSemiKSC",
     "LapSVM",
-    "evaluate_protocol",
 ]
 
 #: reciprocal condition number below which eq. (8) is refused as numerically singular
@@ -495,12 +493,16 @@ def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     Omega = check_square(Omega, name="Omega", symmetric=True)
     y = _check_ksc_labels(y, Omega.shape[0])
     gamma, rho = _check_gamma_rho(gamma, rho)
+    alpha, b, info = _solve_dual(Omega, y, gamma, rho)
+    return (alpha, b, info) if return_info else (alpha, b)
+
+
+def _solve_dual(Omega, y, gamma, rho):
+    """alpha of eq. (8), b of eq. (9) and Bunch(c, rcond, g), the inputs already checked."""
     g, c = _semi_ksc_parts(Omega, y, gamma, rho)
-    alpha, rcond = _solve_assembled(*_assemble(Omega, g, c, y, rho), gamma, rho, c)
+    alpha, rcond = _lu_solve_or_refuse(*_assemble(Omega, g, c, y, rho), gamma, rho, c)
     b = -(g @ (Omega @ alpha) + rho * y.sum()) / c
-    if return_info:
-        return alpha, b, Bunch(c=c, rcond=rcond, g=g)
-    return alpha, b
+    return alpha, b, Bunch(c=c, rcond=rcond, g=g)
 
 
 def _max_row_sum(H, block=1024):
@@ -508,7 +510,7 @@ def _max_row_sum(H, block=1024):
     return max(np.abs(H[i : i + block]).sum(axis=1).max() for i in range(0, H.shape[0], block))
 
 
-def _solve_assembled(H, r, gamma, rho, c):
+def _lu_solve_or_refuse(H, r, gamma, rho, c):
     # LAPACK works in Fortran order: factorise A = H.T (a view, no copy) in place and solve
     # A^T alpha = r. The 1-norm of A is the largest row sum of |H|.
     A = H.T
@@ -908,9 +910,8 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         X, y = validate_fit_data(self, X, y, min_samples=2)
         self.classes_, yp = _binary_labels(y, X.shape[0])
         Omega = ksc_kernel(X, sigma2=self.sigma2)
-        self.alpha_, self.b_, info = solve_semi_ksc(
-            Omega, yp, gamma=self.gamma, rho=self.rho, return_info=True
-        )
+        # the parameters were checked by _fit_context and Omega is a valid kernel: no re-validation
+        self.alpha_, self.b_, info = _solve_dual(Omega, yp, float(self.gamma), float(self.rho))
         self.c_, self.rcond_ = info.c, info.rcond
         self.X_fit_ = X
         self.y_paper_ = yp
@@ -1103,7 +1104,7 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     See Also
     --------
     ssf_criterion : The score, eq. (17).
-    evaluate_protocol : The paper's whole protocol (Sect. IV-B) around this search.
+    sslteach.protocols.ch4.evaluate_protocol : The paper's whole protocol (Sect. IV-B) around this search.
 
     Notes
     -----
@@ -1138,40 +1139,41 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
     for r in rho_grid:
         _check_gamma_rho(gamma, r)
+    D2, D2_val = squared_distances(X), squared_distances(X_val, X)
     scores = _ssf_grid(
-        squared_distances(X), squared_distances(X_val, X), yp, sigma2_grid, rho_grid, gamma, eta_u
+        lambda s2: (np.exp(-D2 / s2), np.exp(-D2_val / s2)), sigma2_grid, yp, rho_grid, gamma, eta_u
     )
     i, j = np.unravel_index(first_best(scores), scores.shape)
     est = SemiSupervisedKSC(sigma2=sigma2_grid[i], rho=rho_grid[j], gamma=gamma).fit(X, y)
     return Bunch(sigma2=sigma2_grid[i], rho=rho_grid[j], score=scores[i, j], scores=scores, estimator=est)
 
 
-def _solve_fast(Omega, yp, gamma, rho):
-    """solve_semi_ksc without re-validating Omega and y (for grid searches)."""
-    g, c = _semi_ksc_parts(Omega, yp, gamma, rho)
-    alpha, _ = _solve_assembled(*_assemble(Omega, g, c, yp, rho), gamma, rho, c)
-    return alpha, -(g @ (Omega @ alpha) + rho * yp.sum()) / c
+def _ssf_grid(kernels_at, grid, yp, rho_grid, gamma, eta_u, on_solution=None):
+    """SSF (17) at every (grid[i], rho_grid[j]); nan where eq. (8) is refused.
 
-
-def _ssf_grid(D2, D2_val, yp, sigma2_grid, rho_grid, gamma, eta_u):
+    ``kernels_at(grid[i])`` gives the training and validation kernels (Omega, K_val);
+    ``on_solution(i, j, alpha, b)``, if given, sees every solution (Chapter 4's diagnostic).
+    """
     labeled = yp != 0
-    scores = np.full((len(sigma2_grid), len(rho_grid)), np.nan)
-    for i, s2 in enumerate(sigma2_grid):
-        Omega, Kval = np.exp(-D2 / s2), np.exp(-D2_val / s2)
+    scores = np.full((len(grid), len(rho_grid)), np.nan)
+    for i, s2 in enumerate(grid):
+        Omega, Kval = kernels_at(s2)
         dval = Kval.sum(axis=1)
         if np.any(dval <= 0):
             raise ValueError(
                 f"At sigma2 = {s2:g} some validation points are so far from every training point "
-                "that their kernel degrees underflow to 0, where eq. (15) of Alzate & Suykens (2012) "
-                "divides by the degree; use a larger sigma2 grid or drop those points."
+                "that their kernel degrees underflow to 0, where eq. (15) divides by the degree; use "
+                "a larger sigma2 grid or drop those points."
             )
         for j, r in enumerate(rho_grid):
             try:
-                alpha, b = _solve_fast(Omega, yp, gamma, r)
+                alpha, b, _ = _solve_dual(Omega, yp, gamma, r)
             except ValueError:
                 continue
-            a_hat = gamma * (Kval @ alpha + b) / dval
+            a_hat = gamma * (Kval @ alpha + b) / dval  # eq. (15)
             scores[i, j] = ssf_criterion(a_hat, Omega[labeled] @ alpha + b, yp[labeled], eta_u=eta_u)
+            if on_solution is not None:
+                on_solution(i, j, alpha, b)
     if np.all(np.isnan(scores)):
         raise ValueError("The system (8) was singular at every grid point; widen the grids.")
     return scores
@@ -1320,7 +1322,7 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         """
         X, y = validate_fit_data(self, X, y, min_samples=2)
         y, labeled, self.classes_, _ = check_labels(y, X.shape[0], min_classes=2, who="OneVsRestSemiKSC")
-        gamma, rho = _check_gamma_rho(self.gamma, self.rho)
+        gamma, rho = float(self.gamma), float(self.rho)  # checked by _fit_context
         Omega = ksc_kernel(X, sigma2=self.sigma2)
         # A (the labelled points) is the same for every class, so g, c and the matrix of
         # eq. (8) are too: one LU factorisation, one right-hand side per class.
@@ -1328,7 +1330,7 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         g, c = _semi_ksc_parts(Omega, Y[:, 0], gamma, rho)
         H, _ = _assemble(Omega, g, c, Y[:, 0], rho)
         R = rho * (Y - np.outer(g / c, Y.sum(axis=0)))
-        self.alpha_, _ = _solve_assembled(H, R, gamma, rho, c)
+        self.alpha_, _ = _lu_solve_or_refuse(H, R, gamma, rho, c)
         self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
         self.e_ = Omega @ self.alpha_ + self.b_
@@ -1696,11 +1698,11 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
     lab = np.flatnonzero(yp != 0)
     yl = yp[lab]
     l_ = lab.size
-    H = (2.0 * gI / n**2) * (L @ K)
-    H.flat[:: n + 1] += 2.0 * gA
+    S = (2.0 * gI / n**2) * (L @ K)  # 2 gamma_A I + (2 gamma_I / n^2) L K
+    S.flat[:: n + 1] += 2.0 * gA
     JY = np.zeros((n, l_))
     JY[lab, np.arange(l_)] = yl
-    G = np.linalg.solve(H, JY)  # alpha = G beta
+    G = np.linalg.solve(S, JY)  # alpha = G beta
     Q = K[lab] @ G * yl[:, None]
     Q = (Q + Q.T) / 2.0
     beta = cp.Variable(l_)
@@ -1708,10 +1710,6 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
         cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
         [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
     )
-    if solver not in cp.installed_solvers():
-        raise ValueError(
-            f"solver must be one of cvxpy's installed solvers {cp.installed_solvers()}; got {solver!r}."
-        )
     try:
         prob.solve(solver=solver)
     except cp.error.SolverError as exc:
@@ -1760,293 +1758,3 @@ def _svm_bias(f0, y, beta, C, tol=1e-6):
     if np.isfinite(lo_v) and np.isfinite(hi_v):
         return float((lo_v + hi_v) / 2)
     return float(lo_v if np.isfinite(lo_v) else hi_v)
-
-
-# ----------------------------------------------------------------------------------------
-# the paper's protocol (Sect. IV-B), shared by Chapter 4 and scripts/reproduce_ch4.py
-# ----------------------------------------------------------------------------------------
-
-
-def evaluate_protocol(
-    X,
-    y,
-    labeled,
-    *,
-    sigma2_factors=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-    rho_grid=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
-    gamma_A_grid=(1e-6, 1e-4, 1e-2, 1.0),
-    gamma_I=1.0,
-    n_unlabeled=600,
-    n_val=600,
-    eta_u=0.25,
-    lapsvm=True,
-    kernel="rbf",
-    grid_errors=False,
-    random_state=0,
-):
-    r"""One randomisation of Table I of Alzate & Suykens (2012): Semi-KSC and LapSVM.
-
-    The labelled points ``labeled`` (indices into X) plus ``n_unlabeled`` points drawn at
-    random from the rest form the training set; ``n_val`` further points form the
-    validation set. :math:`\sigma^2` ranges over ``sigma2_factors`` times the median
-    squared distance between training points (the same grid for both methods).
-
-    * Semi-KSC: (sigma2, rho) maximise SSF (17) with weight ``eta_u`` on the unlabelled
-      validation points (:func:`select_semi_ksc`); gamma = 1.
-    * LapSVM: (sigma2, gamma_A) maximise the accuracy on the *labelled* validation points
-      (the paper's protocol for its baseline); gamma_I and k = 6 fixed.
-
-    Both are then evaluated on every point of X (the paper's "full data set"); the error
-    is the fraction misclassified.
-
-    In formulas: Semi-KSC solves eqs. (8)-(9) of Alzate & Suykens (2012) at
-
-    .. math:: (\sigma^2, \rho) = \arg\max\ \eta_U F(\hat\alpha_{val})
-       + (1 - \eta_U)\,\mathrm{accuracy}(\mathrm{sign}(e_L), y_L),
-       \qquad \sigma^2 \in \{f\cdot\mathrm{median}(D^{(2)})\},
-
-    the SSF criterion (17) with the Fisher criterion (16) of the localised solution (15),
-    where :math:`D^{(2)}` is the M x M matrix of squared distances between training points
-    (its zero diagonal included in the median); a point x is then classified by the sign
-    of the out-of-sample model (11), :math:`\hat e(x) = \theta(x)^T\alpha + b`. SSF scores
-    within a relative 1e-9 of the best count as tied (first grid point wins, sigma2 the
-    outer loop); for LapSVM the first grid point of the best validation accuracy wins.
-    Semi-KSC grid points whose system :func:`solve_semi_ksc` refuses (c = 0 to a relative
-    ``C_RTOL``, or reciprocal condition number below ``RCOND_LIMIT``) are skipped, as in
-    :func:`select_semi_ksc`.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    X : array-like of shape (n, n_features)
-        The full data set.
-    y : array-like of shape (n,)
-        The labels of every point (numeric, exactly two classes; no unlabelled mark).
-    labeled : array-like of int, or boolean mask of shape (n,)
-        The points whose labels the methods see (the paper's labelled points, at least one
-        of each class); their order is kept.
-    sigma2_factors : sequence of float, default (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-        The grid of :math:`\sigma^2` as multiples of the median squared distance.
-    rho_grid : sequence of float, default (0.1, 0.2, ..., 1.0)
-        The grid of :math:`\rho`, each in (0, 1].
-    gamma_A_grid : sequence of float, default (1e-6, 1e-4, 1e-2, 1.0)
-        The grid of LapSVM's :math:`\gamma_A`.
-    gamma_I : float, default 1.0
-        LapSVM's :math:`\gamma_I` (the paper's default).
-    n_unlabeled : int, default 600
-        The number of unlabelled training points (the paper's N = 600).
-    n_val : int, default 600
-        The number of validation points (fewer if fewer are left).
-    eta_u : float, default 0.25
-        The weight :math:`\eta_U` of the Fisher term in SSF (the paper's 0.25).
-    lapsvm : bool, default True
-        Run LapSVM too (its grid is by far the slower part).
-    kernel : {"rbf", "cosine"}, default "rbf"
-        ``"rbf"``: the paper's :func:`ksc_kernel` on the ``sigma2_factors`` grid.
-        ``"cosine"``: :math:`K(x, z) = x^Tz/(\lVert x\rVert\lVert z\rVert)`, which has no
-        bandwidth (``sigma2_factors`` is then ignored and the grids run over
-        :math:`\rho` and :math:`\gamma_A` only); it needs non-negative features (e.g.
-        TF-IDF) so that the degrees are positive, and no row of X may be zero. Validation
-        points orthogonal to every training point (degree 0, so eq. (15) is undefined) are
-        left out of the SSF criterion.
-    grid_errors : bool, default False
-        Also return the error on all of X at *every* grid point (keys
-        ``semi_ksc_grid_errors`` and ``lapsvm_grid_errors``). These use every label of y
-        and are a diagnostic only (e.g. the best grid point per split, an oracle); they
-        never enter a choice.
-    random_state : int or numpy.random.Generator, default 0
-        Seeds the draw of the training and validation points.
-
-    Returns
-    -------
-    result : Bunch
-        With the keys
-
-        - ``semi_ksc``: float, the error rate of Semi-KSC on all of X;
-        - ``semi_ksc_params``: dict with keys ``"sigma2/median"`` and ``"rho"``, the
-          selected parameters;
-        - ``semi_ksc_time``: float, seconds of the final solve of the selected model,
-          including forming its kernel from the precomputed squared distances;
-        - ``lapsvm``: float, the error rate of LapSVM (nan when ``lapsvm=False``);
-        - ``lapsvm_params``: dict with keys ``"sigma2/median"`` and ``"gamma_A"``, or None
-          when ``lapsvm=False``;
-        - ``lapsvm_time``: float, seconds of the final LapSVM solve, measured as for
-          Semi-KSC (nan when ``lapsvm=False``);
-        - ``semi_ksc_grid_errors``, ``lapsvm_grid_errors`` (only with ``grid_errors=True``):
-          ndarrays of shape (S, R) and (S, G), the error on all of X at each grid point
-          (S = 1 for the cosine kernel; the LapSVM one is None when ``lapsvm=False``).
-
-        With ``kernel="cosine"`` the ``"sigma2/median"`` entries of the parameter dicts are
-        None.
-
-    Raises
-    ------
-    ValueError
-        If ``X``, ``y`` or ``labeled`` is invalid (``y`` not of exactly two classes,
-        ``labeled`` empty, out of range or repeating an index, or lacking a class), if no
-        point is left for validation, if a grid value is out of range, or if the system
-        (8) is singular at every Semi-KSC grid point or a LapSVM QP fails, if ``kernel`` is
-        not "rbf" or "cosine", or (cosine) if X has a negative entry or a zero row.
-
-    See Also
-    --------
-    select_semi_ksc : The Semi-KSC grid search alone.
-
-    Notes
-    -----
-    With M = ``len(labeled) + n_unlabeled`` training points, :math:`N_v` = ``n_val``
-    validation points, S, R and G the sizes of the three grids: squared distances in
-    :math:`O((M^2 + (N_v + n)M)d)`, the Semi-KSC grid in :math:`O(SR(M^3 + MN_v))`, the
-    LapSVM grid in :math:`O(SG(M^3 + \text{QP in } l \text{ variables}))`, and the
-    predictions on all of X in :math:`O(nM)`; memory a few M x M arrays and the (n, M)
-    squared distances to X. With the paper's sizes (M = 600 plus the labels) it takes
-    seconds for Semi-KSC and much longer with LapSVM.
-
-    Examples
-    --------
-    A tiny run (60 points, 2 labels, short grids, no LapSVM):
-
-    >>> import numpy as np
-    >>> from sslteach.ksc import evaluate_protocol
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(-2, 0.5, (30, 2)), rng.normal(2, 0.5, (30, 2))])
-    >>> y = np.repeat([0, 1], 30)
-    >>> res = evaluate_protocol(X, y, [0, 30], sigma2_factors=(0.5, 1.0), rho_grid=(0.5, 1.0),
-    ...                         n_unlabeled=20, n_val=20, lapsvm=False)
-    >>> res.semi_ksc, res.semi_ksc_params, res.lapsvm
-    (0.0, {'sigma2/median': 1.0, 'rho': 0.5}, nan)
-    """
-    import time
-
-    X = check_data(X, name="X")
-    y = check_labels(y, X.shape[0], unlabeled=None, n_classes=2, who="The protocol of Table I")[0]
-    if np.any(y == -1):
-        raise ValueError(
-            "y holds the class -1, which marks unlabelled points in the training labels; recode the "
-            "classes first, e.g. y = np.unique(y, return_inverse=True)[1]."
-        )
-    sigma2_factors = check_vector(sigma2_factors, "sigma2_factors", low=0, strict_low=True).tolist()
-    rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
-    for r in rho_grid:
-        _check_gamma_rho(1.0, r)
-    gamma_A_grid = [float(g) for g in check_vector(gamma_A_grid, "gamma_A_grid", low=0, strict_low=True)]
-    gamma_I = check_positive(gamma_I, "gamma_I", strict=False)
-    labeled = check_indices(labeled, X.shape[0])
-    n_unlabeled = check_int(n_unlabeled, "n_unlabeled", low=0)
-    n_val = check_int(n_val, "n_val", low=1)
-    if kernel not in ("rbf", "cosine"):
-        raise ValueError(f'kernel must be "rbf" or "cosine", got {kernel!r}.')
-    grid_errors = bool(grid_errors)
-    if kernel == "cosine":
-        if X.min() < 0:
-            raise ValueError(
-                "The cosine kernel needs non-negative features (a non-negative similarity, so that the "
-                "degrees of Alzate & Suykens' D are positive); use kernel='rbf' for this X."
-            )
-        norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-        if np.any(norms == 0):
-            raise ValueError("X has a zero row, whose cosine with any point is undefined; drop it.")
-        Xn = X / norms[:, None]
-    rng = np.random.default_rng(random_state)
-    rest = np.setdiff1d(np.arange(X.shape[0]), labeled)
-    perm = rng.permutation(rest)
-    train_u, val = perm[:n_unlabeled], perm[n_unlabeled : n_unlabeled + n_val]
-    if val.size == 0:
-        raise ValueError("No point is left for validation; lower n_unlabeled.")
-    train = np.r_[train_u, labeled]  # the paper's order: unlabelled, then labelled
-    y_train = np.r_[np.full(train_u.size, -1), y[labeled]]
-    classes, yp = _binary_labels(y_train, train.size)
-    Xt = X[train]
-    if kernel == "rbf":
-        # squared distances once; every kernel of the grids is exp(-D2 / sigma2)
-        D2 = squared_distances(Xt)
-        D2_val = squared_distances(X[val], Xt)
-        D2_all = squared_distances(X, Xt)
-        med = float(np.median(D2))
-        grid = [f * med for f in sigma2_factors]
-        factors = list(sigma2_factors)
-
-        def kernels_at(s2):  # (training, validation, all points) kernels at one grid point
-            return np.exp(-D2 / s2), np.exp(-D2_val / s2), lambda: np.exp(-D2_all / s2)
-
-    else:
-        Xtn = Xn[train]
-        C, C_val, C_all = Xtn @ Xtn.T, Xn[val] @ Xtn.T, Xn @ Xtn.T
-        grid, factors = [None], [None]
-
-        def kernels_at(s2):
-            return C, C_val, lambda: C_all
-
-    # Semi-KSC: SSF on the unlabelled validation points (as _ssf_grid, for any kernel)
-    labeled_t = yp != 0
-    scores = np.full((len(grid), len(rho_grid)), np.nan)
-    errs = np.full(scores.shape, np.nan)
-    for i, s2 in enumerate(grid):
-        Omega, Kval, Kall = kernels_at(s2)
-        dval = Kval.sum(axis=1)
-        if kernel == "cosine":  # a text sharing no term with any training point: no alpha_hat
-            Kval, dval = Kval[dval > 0], dval[dval > 0]
-        if np.any(dval <= 0):
-            raise ValueError(
-                "Some validation points have kernel degrees that underflow to 0 (too far from every "
-                f"training point at sigma2 = {s2:g}), where eq. (15) of Alzate & Suykens (2012) divides "
-                "by the degree; use a larger sigma2 grid."
-            )
-        K_all = Kall() if grid_errors else None
-        for j, r in enumerate(rho_grid):
-            try:
-                alpha, b = _solve_fast(Omega, yp, 1.0, r)
-            except ValueError:
-                continue
-            a_hat = (Kval @ alpha + b) / dval
-            scores[i, j] = ssf_criterion(a_hat, Omega[labeled_t] @ alpha + b, yp[labeled_t], eta_u=eta_u)
-            if grid_errors:
-                errs[i, j] = np.mean(classes[(K_all @ alpha + b >= 0).astype(int)] != y)
-    if np.all(np.isnan(scores)):
-        raise ValueError("The system (8) was singular at every grid point; widen the grids.")
-    i, j = np.unravel_index(first_best(scores), scores.shape)
-    Omega, _, Kall = kernels_at(grid[i])
-    t0 = time.perf_counter()
-    if kernel == "rbf":
-        Omega = np.exp(-D2 / grid[i])  # timed: forming the kernel from the squared distances
-    alpha, b = _solve_fast(Omega, yp, 1.0, rho_grid[j])
-    t_ksc = time.perf_counter() - t0
-    pred = classes[(Kall() @ alpha + b >= 0).astype(int)]
-    out = Bunch(
-        semi_ksc=float(np.mean(pred != y)),
-        semi_ksc_params={"sigma2/median": factors[i], "rho": rho_grid[j]},
-        semi_ksc_time=t_ksc,
-        lapsvm=np.nan,
-        lapsvm_params=None,
-        lapsvm_time=np.nan,
-    )
-    if grid_errors:
-        out.semi_ksc_grid_errors = errs
-        out.lapsvm_grid_errors = None
-    if lapsvm:
-        L = _knn_laplacian(Xn[train] if kernel == "cosine" else Xt, 6)
-        yv = np.where(y[val] == classes[1], 1.0, -1.0)
-        best = (-1.0, None)
-        lap_errs = np.full((len(grid), len(gamma_A_grid)), np.nan)
-        for i, (s2, f) in enumerate(zip(grid, factors, strict=True)):
-            K, Kv, Kall = kernels_at(s2)
-            K_all = Kall() if grid_errors else None
-            for j, ga in enumerate(gamma_A_grid):
-                sol = _lapsvm_solve(K, L, yp, ga, gamma_I)
-                acc = float(np.mean(np.where(Kv @ sol.alpha + sol.b >= 0, 1.0, -1.0) == yv))
-                if grid_errors:
-                    lap_errs[i, j] = np.mean(classes[(K_all @ sol.alpha + sol.b >= 0).astype(int)] != y)
-                if acc > best[0]:
-                    best = (acc, (s2, f, ga, sol))
-        s2, f, ga, sol = best[1]
-        K, _, Kall = kernels_at(s2)
-        t0 = time.perf_counter()
-        _lapsvm_solve(np.exp(-D2 / s2) if kernel == "rbf" else K, L, yp, ga, gamma_I)
-        out.lapsvm_time = time.perf_counter() - t0
-        pred = classes[(Kall() @ sol.alpha + sol.b >= 0).astype(int)]
-        out.lapsvm = float(np.mean(pred != y))
-        out.lapsvm_params = {"sigma2/median": f, "gamma_A": ga}
-        if grid_errors:
-            out.lapsvm_grid_errors = lap_errs
-    return out

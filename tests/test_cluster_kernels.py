@@ -15,6 +15,7 @@ from sklearn.metrics import adjusted_rand_score
 from sslteach import cluster_kernels as ck
 from sslteach import datasets
 from sslteach.graphs import geodesic_distances
+from sslteach.protocols import ch2
 
 
 def _points(seed, n=40, d=3):
@@ -186,7 +187,7 @@ def test_select_svm_matches_a_manual_leave_one_out():
     labeled = np.flatnonzero(datasets.ssl_split(y, 8, random_state=3) != -1)
     rest = np.setdiff1d(np.arange(80), labeled)
     cands = [({"s": s}, np.exp(-squareform(pdist(X, "sqeuclidean")) / (2 * s * s))) for s in (0.5, 2.0)]
-    acc, params = ck.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
+    acc, params = ch2.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
     scored = []
     for p, K in cands:
         for C in (1.0, 10.0):
@@ -233,7 +234,7 @@ def test_select_svm_does_not_pick_a_one_class_classifier_because_of_a_tie():
     choices = []
     for hidden in (np.zeros(6, int), np.ones(6, int), np.array([0, 1, 0, 1, 0, 1])):
         y = np.r_[y_lab, hidden]
-        acc, params, pred = ck.select_svm(cands, y, labeled, Cs=(1.0,), return_prediction=True)
+        acc, params, pred = ch2.select_svm(cands, y, labeled, Cs=(1.0,), return_prediction=True)
         assert params["tied"] == 2
         assert params["name"] == "two-class", "a tied one-class classifier was chosen over a two-class one"
         assert np.unique(pred).size == 2
@@ -241,11 +242,11 @@ def test_select_svm_does_not_pick_a_one_class_classifier_because_of_a_tie():
     # the hidden labels change the reported accuracy only, never the choice
     assert len(set(choices)) == 1
     # the first candidate really is a one-class classifier: alone, it is chosen and predicts one class
-    _, params, pred = ck.select_svm(cands[:1], np.r_[y_lab, np.zeros(6, int)], labeled, Cs=(1.0,),
+    _, params, pred = ch2.select_svm(cands[:1], np.r_[y_lab, np.zeros(6, int)], labeled, Cs=(1.0,),
                                     return_prediction=True)
     assert params["name"] == "one-class" and np.unique(pred).size == 1
     # when every tied candidate is one-class, the stated order decides: the first wins
-    _, params = ck.select_svm([cands[0], ({"name": "copy"}, cands[0][1])], np.r_[y_lab, np.zeros(6, int)],
+    _, params = ch2.select_svm([cands[0], ({"name": "copy"}, cands[0][1])], np.r_[y_lab, np.zeros(6, int)],
                               labeled, Cs=(1.0,))
     assert params["name"] == "one-class"
 
@@ -258,15 +259,15 @@ def test_select_svm_prefers_a_better_score_to_the_tie_rule():
     bad[:4, :4] = 0.0
     np.fill_diagonal(bad, 1.0)
     labeled = np.arange(4)
-    _, params = ck.select_svm([({"name": "bad"}, bad), cands[0]], np.r_[y_lab, np.zeros(6, int)], labeled,
+    _, params = ch2.select_svm([({"name": "bad"}, bad), cands[0]], np.r_[y_lab, np.zeros(6, int)], labeled,
                               Cs=(1.0,))
     assert params["name"] == "one-class" and params["tied"] == 1
 
 
 def test_table1_candidates_are_psd_and_complete():
     X, _ = datasets.make_gaussian_clouds("three", 60, random_state=0)
-    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2, 3), random_state=0)
-    assert sorted(cands) == sorted(ck.TABLE1_ROWS)
+    cands = ch2.table1_candidates(X, n_neighbors=5, cluster_counts=(2, 3), random_state=0)
+    assert sorted(cands) == sorted(ch2.TABLE1_ROWS)
     for row, items in cands.items():
         for _, K in items:
             assert K.shape == (60, 60) and np.isclose(np.mean(np.diag(K)), 1.0)
@@ -276,7 +277,7 @@ def test_table1_candidates_are_psd_and_complete():
 def test_table1_candidates_raw_readings_are_the_plain_kernels():
     """unit_diagonal=False, squared=False: the paper's protocol's raw kernels, M = u."""
     X, _ = datasets.make_gaussian_clouds("three", 40, random_state=2)
-    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2,), n_runs=2, squared=False,
+    cands = ch2.table1_candidates(X, n_neighbors=5, cluster_counts=(2,), n_runs=2, squared=False,
                                  unit_diagonal=False, random_state=0)
     np.testing.assert_allclose(cands["linear"][0][1], X @ X.T, atol=1e-10)
     for k in ck.LINKAGES:
@@ -284,7 +285,7 @@ def test_table1_candidates_raw_readings_are_the_plain_kernels():
         J = np.eye(40) - 1.0 / 40
         np.testing.assert_allclose(cands[f"HCK, {k}"][0][1], -0.5 * J @ u @ J, atol=1e-9 * u.max())
     with pytest.raises(ValueError, match="unit_diagonal must be True or False"):
-        ck.table1_candidates(X, unit_diagonal="no")
+        ch2.table1_candidates(X, unit_diagonal="no")
 
 
 def test_select_svm_and_predict_refuse_what_they_cannot_answer():
@@ -294,11 +295,11 @@ def test_select_svm_and_predict_refuse_what_they_cannot_answer():
     y = np.array([0, 0, 0, 1, 1, 1])
     K = ck.hierarchical_cluster_kernel(X)
     with pytest.raises(ValueError, match="candidates is empty"):
-        ck.select_svm([], y, [0, 3])
+        ch2.select_svm([], y, [0, 3])
     with pytest.raises(ValueError, match="Every point is labelled"):
-        ck.select_svm([({}, K)], y, np.arange(6))
+        ch2.select_svm([({}, K)], y, np.arange(6))
     with pytest.raises(ValueError, match="candidate kernel"):
-        ck.select_svm([({}, K[:5, :5])], y, [0, 3])
+        ch2.select_svm([({}, K[:5, :5])], y, [0, 3])
     # a callable kernel accepts sparse X; predict compares sparse and dense rows correctly
     model = ck.DataDependentSVC(lambda Z: ck.hierarchical_cluster_kernel(sp.csr_matrix(Z).toarray())).fit(
         sp.csr_matrix(X), [0, -1, -1, 1, -1, -1]

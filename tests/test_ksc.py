@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from sslteach import datasets, kernels, ksc
+from sslteach.protocols import ch4
 
 
 def _problem(seed, M=60, n_labeled=8, sigma2=2.0):
@@ -302,7 +303,7 @@ def test_evaluate_protocol_matches_the_estimators():
     X, y = datasets.make_g241c(300, 5, random_state=0)
     labeled = np.flatnonzero(datasets.ssl_split(y, 10, random_state=0) != -1)
     grid = dict(sigma2_factors=(0.5, 2.0), rho_grid=(0.3, 1.0), gamma_A_grid=(1e-2,))
-    res = ksc.evaluate_protocol(X, y, labeled, n_unlabeled=150, n_val=100, random_state=0, **grid)
+    res = ch4.evaluate_protocol(X, y, labeled, n_unlabeled=150, n_val=100, random_state=0, **grid)
     # redo the Semi-KSC half with the public estimators
     rest = np.random.default_rng(0).permutation(np.setdiff1d(np.arange(300), labeled))
     tr, va = np.r_[rest[:150], labeled], rest[150:250]
@@ -330,9 +331,9 @@ def test_review_findings_are_refused_or_warned():
         ksc.kernel_spectral_clustering(np.kron(np.eye(2), np.ones((5, 5))) + 0.01, 4)
     y_true = np.repeat([0, 1], 10)
     with pytest.raises(ValueError, match="n_val"):
-        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
+        ch4.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
     with pytest.raises(ValueError, match="n_unlabeled"):
-        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)
+        ch4.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)
 
 
 def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search():
@@ -341,7 +342,7 @@ def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search
     X = np.abs(rng.standard_normal((120, 6))) + 2.0 * np.outer(y, [1, 1, 1, 0, 0, 0])  # non-negative
     labeled = np.r_[0, 1, 60, 61]
     rho_grid = (0.2, 0.6, 1.0)
-    res = ksc.evaluate_protocol(
+    res = ch4.evaluate_protocol(
         X,
         y,
         labeled,
@@ -375,13 +376,13 @@ def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search
     kw = dict(
         n_unlabeled=50, n_val=40, sigma2_factors=(0.5, 2.0), rho_grid=rho_grid, lapsvm=False, random_state=1
     )
-    plain = ksc.evaluate_protocol(X, y, labeled, **kw)
-    diag = ksc.evaluate_protocol(X, y, labeled, grid_errors=True, **kw)
+    plain = ch4.evaluate_protocol(X, y, labeled, **kw)
+    diag = ch4.evaluate_protocol(X, y, labeled, grid_errors=True, **kw)
     assert diag.semi_ksc == plain.semi_ksc and diag.semi_ksc_params == plain.semi_ksc_params
     assert diag.semi_ksc in diag.semi_ksc_grid_errors and diag.lapsvm_grid_errors is None
     with pytest.raises(ValueError, match="non-negative"):
-        ksc.evaluate_protocol(X - 3.0, y, labeled, kernel="cosine", n_unlabeled=50, n_val=40, lapsvm=False)
+        ch4.evaluate_protocol(X - 3.0, y, labeled, kernel="cosine", n_unlabeled=50, n_val=40, lapsvm=False)
     with pytest.raises(ValueError, match="zero row"):
-        ksc.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
+        ch4.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
     with pytest.raises(ValueError, match="kernel"):
-        ksc.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)
+        ch4.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)

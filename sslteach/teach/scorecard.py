@@ -179,7 +179,7 @@ def check_entries(entries):
         if e["verdict"] != want:
             raise ValueError(
                 f"{where}: verdict {e['verdict']!r} but the numbers give {want!r}; "
-                "compute verdicts with sslteach.scorecard.verdict"
+                "compute verdicts with sslteach.teach.scorecard.verdict"
             )
         key = (e["source"], e["row"], e["column"], e["reading"])
         if key in seen:
@@ -191,7 +191,7 @@ def check_entries(entries):
 def _results_dir():
     """``scripts/results`` of the repository (above the working directory, or holding this
     module), else the copy an installed wheel carries as ``sslteach/results``."""
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     for folder in (Path.cwd(), *Path.cwd().parents, here):
         candidate = folder / "scripts" / "results"
         if candidate.is_dir():
