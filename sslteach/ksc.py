@@ -370,7 +370,7 @@ def semi_ksc_system(Omega, y, *, gamma=1.0, rho):
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
     >>> y = np.zeros(20)
-    >>> y[0], y[10] = -1, 1  # one label per cloud, 0 = unlabelled
+    >>> y[[0, 1, 10]] = -1, -1, 1  # 0 = unlabelled; 1'y != 0, so r has its rank-one part
     >>> Omega = ksc_kernel(X, sigma2=2.0)
     >>> H, r = semi_ksc_system(Omega, y, rho=0.5)
     >>> H.shape, r.shape

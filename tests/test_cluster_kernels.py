@@ -94,6 +94,27 @@ def test_reweighting_kernels_ranges_and_psd():
     assert np.allclose(Us.sum(0), 1) and (Us > 0).all() and (Us < 1).all()
 
 
+@pytest.mark.parametrize("n_clusters", [2, 3])
+def test_soft_memberships_are_the_e_step_of_a_spherical_gaussian_mixture(n_clusters):
+    """Soft k-means memberships against scipy's Gaussian densities: equal weights, means the
+    k-means centres (the means of the crisp clusters of the same run) and covariance s^2 I, with
+    s^2 the mean squared distance of the points to their own centre."""
+    from scipy.stats import multivariate_normal
+
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((60, 2)) + np.repeat([[0.0, 0.0], [2.5, 0.0], [0.0, 2.5]], 20, axis=0)
+    crisp = ck.membership_matrix(X, "kmeans", n_clusters, random_state=0)
+    U = ck.membership_matrix(X, "kmeans", n_clusters, soft=True, random_state=0)
+    labels = crisp.argmax(axis=0)
+    centres = np.array([X[labels == c].mean(axis=0) for c in range(n_clusters)])
+    s2 = np.mean(np.sum((X - centres[labels]) ** 2, axis=1))
+    log_p = np.array([multivariate_normal(m, s2 * np.eye(2)).logpdf(X) for m in centres])
+    want = np.exp(log_p - log_p.max(axis=0))
+    want /= want.sum(axis=0)
+    assert np.sum((want > 0.05) & (want < 0.95)) >= 5  # memberships not saturated: the scale matters
+    np.testing.assert_allclose(U, want, atol=1e-10)
+
+
 def test_bagged_kernel_counts_co_clustering():
     X = _points(2, n=30)
     K = ck.bagged_cluster_kernel(X, 3, n_runs=7, random_state=0)
@@ -147,10 +168,39 @@ def test_out_of_sample_extension():
     np.testing.assert_allclose(model.transform(X), model.kernel_, atol=1e-10)  # training rows
     X_new = X[:5] + 0.01
     K_new = model.transform(X_new)
-    # joint matrix stays PSD: [[K, K_new^T], [K_new, K_nn]] with K_nn from the same construction
+    # close to re-clustering with the new points (exactly equal in the 1-D test below)
     full = ck.HierarchicalClusterKernel("single").fit(np.vstack([X, X_new]))
     agree = np.corrcoef(K_new.ravel(), full.kernel_[60:, :60].ravel())[0, 1]
     assert agree > 0.99
+
+
+@pytest.mark.parametrize("squared", [True, False])
+@pytest.mark.parametrize("seed", range(5))
+def test_transform_is_the_joint_tree_centred_at_the_training_mean(seed, squared):
+    """HCK's extension against an independent construction. A point beyond the ends of 1-D data
+    joins single linkage's tree beside its nearest training point, at the height of their
+    distance, and leaves the training tree as it was; so scipy's cophenetic distances of the
+    joint set, centred at the training mean, K = -1/2 (I - 1w')M(I - w1') with w = 1/n on the
+    training points and 0 on the new one, give the new point's kernel row, in a PSD matrix."""
+    rng = np.random.default_rng(seed)
+    X = np.sort(rng.uniform(0.0, 10.0, 25))[:, None]
+    n = X.shape[0]
+    model = ck.HierarchicalClusterKernel("single", squared=squared).fit(X)
+    # below the root: a point attached above the whole tree has a kernel row that does not
+    # depend on its height (the centring removes a constant), so nothing would be checked
+    top = model.cophenetic_.max()
+    new = np.array([[X.min() - rng.uniform(0.05, 0.45) * top], [X.max() + rng.uniform(0.05, 0.45) * top]])
+    K_new = model.transform(new)
+    for a, x in enumerate(new):
+        u = squareform(sch.cophenet(sch.linkage(pdist(np.vstack([X, x])), method="single")))
+        np.testing.assert_allclose(u[:n, :n], model.cophenetic_, atol=1e-12)  # the training tree
+        M = u**2 if squared else u
+        C = np.eye(n + 1) - np.outer(np.ones(n + 1), np.r_[np.full(n, 1.0 / n), 0.0])
+        K_joint = -0.5 * C @ M @ C.T
+        np.testing.assert_allclose(K_joint[:n, :n], model.kernel_, atol=1e-9 * M.max())
+        np.testing.assert_allclose(K_new[a], K_joint[n, :n], atol=1e-9 * M.max())
+        lam = np.linalg.eigvalsh(K_joint)
+        assert lam.min() >= -1e-9 * lam.max()
 
 
 def test_data_dependent_svc_and_bad_input():
@@ -208,6 +258,35 @@ def test_select_svm_matches_a_manual_leave_one_out():
     _, want, pred = (two_class or tied)[0]
     assert {k: v for k, v in params.items() if k not in ("cv", "tied")} == want
     assert params["cv"] == pytest.approx(top / labeled.size) and params["tied"] == len(tied)
+    assert acc == pytest.approx(np.mean(pred == y[rest]))
+
+
+def test_select_svm_with_more_than_20_labels_uses_stratified_folds():
+    """Above 20 labels: stratified n_folds-fold cross-validation (scikit-learn's, same seed)."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.svm import SVC
+
+    X, y = datasets.make_gaussian_clouds("four", 120, random_state=5)
+    y = (y % 2).astype(int)
+    labeled = np.flatnonzero(datasets.ssl_split(y, 30, random_state=5) != -1)
+    rest = np.setdiff1d(np.arange(120), labeled)
+    assert labeled.size == 30
+    D2 = squareform(pdist(X, "sqeuclidean"))
+    cands = [({"s": s}, np.exp(-D2 / (2 * s * s))) for s in (0.3, 1.0, 3.0)]
+    acc, params, pred = ch2.select_svm(cands, y, labeled, Cs=(1.0, 10.0), n_folds=5, random_state=0,
+                                       return_prediction=True)
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    scored = []
+    for p, K in cands:
+        KL = K[np.ix_(labeled, labeled)]
+        for C in (1.0, 10.0):
+            pred_cv = cross_val_predict(SVC(kernel="precomputed", C=C), KL, y[labeled], cv=folds)
+            cv = np.mean(pred_cv == y[labeled])
+            scored.append((cv, {**p, "C": C}))
+    top = max(cv for cv, _ in scored)
+    assert params["cv"] == pytest.approx(top)
+    chosen = {k: v for k, v in params.items() if k not in ("cv", "tied")}
+    assert chosen in [q for cv, q in scored if cv == top]
     assert acc == pytest.approx(np.mean(pred == y[rest]))
 
 

@@ -79,6 +79,63 @@ def test_semi_ksc_system_equals_dense_formula():
     np.testing.assert_allclose(r, rho * MS.T @ yp, atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_pos, n_neg", [(5, 2), (1, 4), (3, 1)])
+def test_semi_ksc_system_with_unequal_label_counts(seed, n_pos, n_neg):
+    """Eq. (8) built densely from its definitions, with 1'y != 0: with as many +1 as -1 labels
+    the rank-one part of the right-hand side rho M_S' y vanishes, so only unequal counts check it.
+    The solution then satisfies the bordered KKT system (7), read off directly."""
+    rng = np.random.default_rng(seed)
+    M = 30
+    X = rng.standard_normal((M, 2)) + 3.0 * (np.arange(M) >= M // 2)[:, None]
+    Omega = ksc.ksc_kernel(X, sigma2=2.0)
+    y = np.zeros(M)
+    y[rng.choice(M // 2, n_neg, replace=False)] = -1.0
+    y[M // 2 + rng.choice(M // 2, n_pos, replace=False)] = 1.0
+    gamma, rho = rng.uniform(0.5, 1.5), rng.uniform(0.1, 0.9)
+    A = np.diag((y != 0).astype(float))
+    G = gamma * np.linalg.inv(np.diag(Omega.sum(axis=1))) - rho * A
+    one = np.ones(M)
+    c = one @ G @ one
+    M_S = np.eye(M) - np.outer(one, one) @ G / c
+    H, r = ksc.semi_ksc_system(Omega, y, gamma=gamma, rho=rho)
+    np.testing.assert_allclose(H, np.eye(M) - G @ M_S @ Omega, atol=1e-12)
+    np.testing.assert_allclose(r, rho * M_S.T @ y, atol=1e-12)
+    assert abs(y.sum()) > 0 and np.abs(r - rho * y).max() > 1e-3  # the rank-one part is there
+    alpha, b = ksc.solve_semi_ksc(Omega, y, gamma=gamma, rho=rho)
+    B = np.block([[np.eye(M) - G @ Omega, -G @ one[:, None]], [one[None, :], np.zeros((1, 1))]])
+    sol = np.linalg.solve(B, np.r_[rho * y, 0.0])
+    np.testing.assert_allclose(np.r_[alpha, b], sol, rtol=1e-8, atol=1e-10 * np.abs(sol).max())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ksc_codebook_is_the_k_most_frequent_sign_patterns(seed):
+    """The decoding of Sect. II-C against a brute force over every sign pattern in {-1, +1}^(k-1):
+    the k most frequent patterns of sign(e) (0 counts as +1), most frequent first (equal counts
+    in lexicographic order), and each point at the nearest codeword (Hamming; ties to the first)."""
+    import itertools
+    import warnings
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.permutation([30, 18, 10, 5])
+    centres = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [4.0, 4.0]])
+    X = np.vstack([rng.normal(m, 0.7, (n, 2)) for m, n in zip(centres, sizes)])
+    Omega = ksc.ksc_kernel(X, sigma2=3.0)
+    for k in (2, 3, 4):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # fewer patterns than k is allowed here
+            res = ksc.kernel_spectral_clustering(Omega, k)
+        signs = np.where(res.e >= 0, 1, -1)
+        patterns = [np.array(p) for p in itertools.product([-1, 1], repeat=k - 1)]
+        counts = [int(np.all(signs == p, axis=1).sum()) for p in patterns]
+        order = sorted(range(len(patterns)), key=lambda i: -counts[i])
+        want = np.array([patterns[i] for i in order if counts[i] > 0][:k])
+        assert len(set(counts[i] for i in order[: len(want)])) > 1  # unequal counts: the order matters
+        np.testing.assert_array_equal(res.codebook, want)
+        hamming = np.array([[np.sum(s != w) for w in want] for s in signs])
+        np.testing.assert_array_equal(res.labels, hamming.argmin(axis=1))
+
+
 @given(seed=st.integers(0, 10_000), rho=st.floats(0.05, 1.0), gamma=st.floats(0.5, 1.5))
 def test_solution_satisfies_kkt_and_the_bordered_system(seed, rho, gamma):
     X, _, _, yp, Omega = _problem(seed, M=40, n_labeled=6)
