@@ -594,6 +594,7 @@ def fisher_criterion(alpha_hat):
     pos = a >= 0
     if pos.all() or not pos.any():
         return 0.0
+    a = a / np.abs(a).max()  # F is scale-free; this keeps the squares finite (|alpha_hat| up to 1e308)
     mu = a.mean()
     s_b = s_w = 0.0
     for part in (a[pos], a[~pos]):

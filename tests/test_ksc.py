@@ -192,6 +192,29 @@ def test_ideal_block_kernel_gives_piecewise_constant_alpha():
     assert np.ptp(alpha2[blocks == 0]) > 1e-3
 
 
+def test_fisher_criterion_is_scale_free_up_to_the_largest_floats():
+    a = np.array([-3.0, -1.0, 2.0, 2.5, 4.0])
+    want = ksc.fisher_criterion(a)
+    for scale in (1e-300, 1e300, np.finfo(float).max / 4.0):
+        F = ksc.fisher_criterion(a * scale)
+        assert np.isfinite(F) and F == pytest.approx(want, rel=1e-12)
+    assert ksc.fisher_criterion([1e308, -1e308, 1e308]) == pytest.approx(1.0)
+
+
+def test_column_vector_labels_are_raveled_with_scikit_learns_warning():
+    """Labels shaped (M, 1) are used as (M,), with scikit-learn's DataConversionWarning."""
+    from sklearn.exceptions import DataConversionWarning
+
+    _, _, _, yp, Omega = _problem(2)
+    for fn in (ksc.semi_ksc_system, ksc.solve_semi_ksc):
+        with pytest.warns(DataConversionWarning, match="column-vector"):
+            got = fn(Omega, yp[:, None], rho=0.5)
+        for g, w in zip(got, fn(Omega, yp, rho=0.5), strict=True):
+            np.testing.assert_array_equal(g, w)
+    with pytest.raises(ValueError, match=r"1-D"):
+        ksc.solve_semi_ksc(Omega, np.c_[yp, yp], rho=0.5)
+
+
 def test_fisher_criterion_against_variance_decomposition():
     rng = np.random.default_rng(0)
     a = np.r_[rng.normal(-2, 0.3, 30), rng.normal(1, 0.5, 50)]
