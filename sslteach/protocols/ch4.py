@@ -25,7 +25,15 @@ from sklearn.utils import Bunch
 from .._decisions import first_best
 from .._validation import check_data, check_indices, check_int, check_labels, check_positive, check_vector
 from ..kernels import squared_distances
-from ..ksc import _binary_labels, _check_gamma_rho, _knn_laplacian, _lapsvm_solve, _solve_dual, _ssf_grid
+from ..ksc import (
+    _binary_labels,
+    _check_eta_u,
+    _check_gamma_rho,
+    _knn_laplacian,
+    _lapsvm_solve,
+    _solve_dual,
+    _ssf_grid,
+)
 
 __all__ = ["evaluate_protocol"]
 
@@ -153,6 +161,7 @@ def evaluate_protocol(
     labeled = check_indices(labeled, X.shape[0])
     n_unlabeled = check_int(n_unlabeled, "n_unlabeled", low=0)
     n_val = check_int(n_val, "n_val", low=1)
+    eta_u = _check_eta_u(eta_u)
     if kernel not in ("rbf", "cosine"):
         raise ValueError(f'kernel must be "rbf" or "cosine", got {kernel!r}.')
     Xn = _unit_rows(X) if kernel == "cosine" else None
