@@ -1,35 +1,29 @@
 r"""Hierarchical and reweighting cluster kernels (Chapter 2).
 
 Derived in :doc:`/notebooks/02_cluster_kernels`; equation, algorithm and section numbers are
-those of Bodó & Csató (2010). A data-dependent kernel is built from labelled *and*
-unlabelled points and then handed to any kernel machine:
+those of Bodó & Csató (2010). A kernel built from labelled *and* unlabelled points, then
+handed to any kernel machine (:class:`DataDependentSVC`):
 
-* :func:`hierarchical_cluster_kernel` (HCK, Algorithm 1; gHCK, Algorithm 2 with
-  ``metric="geodesic"``): cluster hierarchically, read the cophenetic (dendrogram)
-  distances (:func:`cophenetic_matrix`), and turn them into a kernel by classical MDS,
-  :math:`K = -\tfrac12 JMJ`.
-* :class:`HierarchicalClusterKernel`: the same with an out-of-sample extension (the
-  paper's future work, Sect. 6).
-* :func:`membership_matrix` (on :func:`kmeans`) and the reweighting kernels
-  :func:`rck_gaussian`, :func:`rck_dot`, :func:`rck_scaled` (eqs. 5-7), used as
-  :math:`K = K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b` (PSD by the Schur
-  product theorem); :func:`bagged_cluster_kernel` (Weston et al., 2006), which they
+* :func:`hierarchical_cluster_kernel` (HCK, Algorithm 1; gHCK, Algorithm 2): the cophenetic
+  distances (:func:`cophenetic_matrix`) turned into a kernel by classical MDS;
+  :class:`HierarchicalClusterKernel` extends it to new points.
+* the reweighting kernels :func:`rck_gaussian`, :func:`rck_dot`, :func:`rck_scaled` (eqs.
+  5-7) of memberships ``U`` (:func:`membership_matrix`, one row per cluster, one column per
+  point), used as :math:`K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b` (PSD
+  by the Schur product theorem); :func:`bagged_cluster_kernel` (Weston et al.), which they
   generalise.
-* :class:`DataDependentSVC`: any of these kernels over all points, an SVM on the labelled
-  block.
 
-Table 1's protocol (its kernel rows and the labelled-only choice of an SVM) is
-:mod:`sslteach.protocols.ch2`. Memberships follow the paper: ``U`` has one row per cluster
-and one column per point. **Bandwidth**: ``sigma`` is the book's, as in
-:func:`sslteach.kernels.rbf_kernel`, :math:`\exp(-d^2/(2\sigma^2))`.
+Table 1's protocol is :mod:`sslteach.protocols.ch2`. ``sigma`` is the book's bandwidth, as in
+:func:`sslteach.kernels.rbf_kernel`: :math:`\exp(-d^2/(2\sigma^2))`.
 
 References
 ----------
 Bodó, Z. and Csató, L. (2010). Hierarchical and reweighting cluster kernels for
 semi-supervised learning. *Int. J. of Computers, Communications & Control* 5(4), 469-476.
 
-Weston, J., Leslie, C., Ie, E., Zhou, D., Elisseeff, A. and Noble, W. S. (2005/2006).
-Semi-supervised protein classification using cluster kernels. *Bioinformatics* 21(15).
+Weston, J., Leslie, C., Ie, E. and Noble, W. S. (2006). Semi-supervised protein
+classification using cluster kernels. In *Semi-Supervised Learning* (Chapelle, Schölkopf
+and Zien, eds.), MIT Press, 343-360.
 """
 
 from __future__ import annotations
@@ -123,30 +117,13 @@ def cophenetic_matrix(X, linkage="average", *, metric="euclidean", n_neighbors=N
     ultrametric, :math:`u_{ij}\le\max(u_{ik}, u_{kj})`; centroid and median linkage (inversions)
     are refused.
 
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows).
-    linkage : {"single", "complete", "average"}, default "average"
-    metric : {"euclidean", "geodesic"}, default "euclidean"
-        Euclidean point distances, or shortest paths on the neighbourhood graph
-        (:func:`sslteach.graphs.geodesic_distances`, components joined).
-    n_neighbors, radius : int, float, optional
-        ``"geodesic"`` only, exactly one of them: the k-NN or the epsilon graph.
+    The point distances d are Euclidean, or with ``metric="geodesic"`` shortest paths on
+    the k-NN (``n_neighbors``) or epsilon (``radius``) graph, exactly one of them
+    (:func:`sslteach.graphs.geodesic_distances`, components joined). Returns ``U`` (n, n), not
+    squared, and ``Z`` (n - 1, 4) for scipy's ``dendrogram`` or ``fcluster``.
 
-    Returns
-    -------
-    U : ndarray of shape (n, n)
-        :math:`u_{ij}`, not squared.
-    Z : ndarray of shape (n - 1, 4)
-        scipy's linkage matrix (e.g. for ``dendrogram`` or ``fcluster``).
-
-    Notes
-    -----
-    Time :math:`O(n^2d)` for the distances (plus :math:`O(n^2\log n + n\,\mathrm{nnz})` for
-    Dijkstra with ``"geodesic"``) and :math:`O(n^2)` for scipy's ``linkage`` (minimum spanning
-    tree, nearest-neighbour chain) and ``cophenet``; no :math:`n^3` step. Peak memory about two
-    (n, n) float64 arrays.
+    Time :math:`O(n^2d)` (Dijkstra adds :math:`O(n^2\log n + n\,\mathrm{nnz})`) and
+    :math:`O(n^2)` for scipy's ``linkage`` and ``cophenet``, no :math:`n^3` step; two (n, n) arrays.
 
     Examples
     --------
@@ -250,23 +227,15 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
     The extended u is again an ultrametric, so these are inner products of Euclidean points
     centred at the training mean and, with ``kernel_``, part of a PSD Gram matrix; for single
     linkage it is exact whenever x does not bridge two training clusters below their merge
-    height. A training point gets its row of ``kernel_``; a point equidistant from several
-    training points attaches to the first.
+    height. Equidistant nearest points: the first wins.
 
-    Attributes
-    ----------
-    kernel_, cophenetic_ : ndarray of shape (n, n)
-        The HCK and the (unsquared) cophenetic distances of the training points.
-    linkage_matrix_ : ndarray of shape (n - 1, 4)
-    X_fit_ : ndarray of shape (n, d)
-    row_means_, grand_mean_ : ndarray of shape (n,), float
-        r and g above.
+    Attributes: ``kernel_``, ``cophenetic_`` (u, unsquared), ``linkage_matrix_``,
+    ``X_fit_``, and ``row_means_``, ``grand_mean_`` (r and g above).
 
     Notes
     -----
-    ``fit``: as :func:`hierarchical_cluster_kernel`, about three (n, n) arrays. ``transform``:
-    time :math:`O(pnd)` for p new points (against :math:`O(n^2d)` to re-cluster), memory the
-    (p, n) result plus :math:`O(n\min(p, 256))` (256 points at a time).
+    ``fit`` as :func:`hierarchical_cluster_kernel`; ``transform`` :math:`O(pnd)` for p points
+    (re-clustering: :math:`O(n^2d)`), memory the result plus :math:`O(n\min(p, 256))`.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass.
 
@@ -365,15 +334,9 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
     empty cluster takes the point farthest from its centre, and the best of ``n_init`` starts
     (k-means++ of Arthur & Vassilvitskii (2007), or ``init="random"``: distinct random rows) is
     the first within a relative 1e-9 of the lowest inertia. A dense X with fewer than 10%
-    non-zero entries (TF-IDF rows) is handled as sparse. Returns ``labels`` (n,) in
-    ``0, ..., n_clusters - 1`` and the dense ``centres`` (n_clusters, d). A ValueError for bad
-    data, ``n_clusters`` outside [1, n], ``n_init`` or ``max_iter`` below 1, or an unknown
-    ``init``.
-
-    Notes
-    -----
-    :math:`O(ncd)` time per iteration (:math:`O(c\,\mathrm{nnz})` sparse) and :math:`O(nc)`
-    memory: :math:`O(\text{n\_init}\cdot\text{iterations}\cdot ncd)` in all.
+    non-zero entries (TF-IDF rows) is handled as sparse. Returns ``labels`` (n,) and the dense
+    ``centres`` (n_clusters, d). :math:`O(ncd)` time per iteration (:math:`O(c\,\mathrm{nnz})`
+    sparse), :math:`O(nc)` memory.
 
     Examples
     --------
@@ -469,34 +432,18 @@ def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbo
         {\sum_{c'}\exp(-\lVert z_i - m_{c'}\rVert^2/2s^2)},
 
     with z the space the method clusters in, :math:`m_c` its centres and :math:`s^2` the mean
-    squared distance of the points to their own centre. Every column sums to 1; the numbering
-    of the clusters is arbitrary.
+    squared distance of the points to their own centre. Columns sum to 1.
 
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points (at least 2 rows).
-    method : {"kmeans", "hierarchical", "spectral"}
-        :func:`kmeans` (10 starts); an average-linkage cut into ``n_clusters`` (``fcluster``;
-        crisp only; tied merge heights can leave fewer clusters, whose rows are zero); or
-        k-means on the spectral embedding (Ng, Jordan & Weiss) of the symmetrised
-        ``n_neighbors``-NN graph (the book's adaptive weights), regularised as Qin & Rohe (2013)
-        with :math:`W + (\tau/n)\mathbf 1\mathbf 1^\top`, :math:`\tau` = 1e-3 times the mean
-        degree, so that the graph is connected and the embedding the same on every machine.
-    n_clusters : int, default 2
-        c, in [1, n].
-    soft : bool, default False
-        Soft memberships (``"kmeans"`` and ``"spectral"``).
-    n_neighbors : int, default 10
-        ``"spectral"`` only, in [1, n - 1].
-    random_state : int, RandomState or None
-        Seeds the k-means starts.
+    ``method``: ``"kmeans"`` (:func:`kmeans`, 10 starts); ``"hierarchical"``, an
+    average-linkage cut into ``n_clusters`` (crisp only; tied merge heights can leave fewer
+    clusters, whose rows are zero); or ``"spectral"``, k-means on the spectral embedding (Ng,
+    Jordan & Weiss) of the symmetrised ``n_neighbors``-NN graph (the book's adaptive weights)
+    regularised as Qin & Rohe (2013), :math:`W + (\tau/n)\mathbf 1\mathbf 1^\top` with
+    :math:`\tau` = 1e-3 times the mean degree, so that the embedding is defined and the same on
+    every machine. ``n_clusters`` is c, in [1, n]; ``random_state`` seeds the k-means starts.
 
-    Notes
-    -----
-    ``"kmeans"``: :math:`O(\text{iterations}\cdot ncd)` per start. ``"hierarchical"``:
-    :math:`O(n^2d)`, two (n, n) arrays. ``"spectral"``: the graph and a dense
-    eigendecomposition, :math:`O(n^3)` time and a few (n, n) arrays.
+    Cost: as :func:`kmeans`; ``"hierarchical"`` :math:`O(n^2d)`, two (n, n) arrays;
+    ``"spectral"`` a dense eigendecomposition, :math:`O(n^3)`.
 
     Examples
     --------
@@ -606,8 +553,8 @@ def rck_dot(U, alpha):
 def rck_scaled(U, beta):
     r"""RCK3, eq. (7): :math:`K_{rw} = \beta\,U^\top U + \tfrac1N\mathbf 1\mathbf 1^\top`, :math:`\beta > 0`.
 
-    PSD; crisp memberships give :math:`\beta + 1/N` within a cluster and :math:`1/N` across.
-    Time :math:`O(n^2c)`, one (n, n) array.
+    PSD; crisp memberships give :math:`\beta + 1/N` within a cluster and :math:`1/N` across;
+    :math:`O(n^2c)`.
 
     Examples
     --------
@@ -685,32 +632,17 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
     y_j k(x, x_j) + b`; with a callable kernel other rows are refused (add them to X as
     unlabelled and fit again).
 
-    Parameters
-    ----------
-    kernel : "hck" or callable, default "hck"
-        :func:`hierarchical_cluster_kernel` with average linkage, or ``kernel(X) -> (n, n)``,
-        e.g. ``functools.partial(hierarchical_cluster_kernel, linkage="single",
-        metric="geodesic", n_neighbors=7)`` (gHCK). Sparse X only with a callable that takes it.
-    C : float, default 1.0
-        The SVM's cost, > 0.
-
-    Attributes
-    ----------
-    classes_, labeled_ : ndarray
-        The sorted labels; the indices of the labelled rows.
-    kernel_ : ndarray of shape (n, n)
-    svc_ : sklearn.svm.SVC
-        Fitted on ``kernel_[labeled_][:, labeled_]``.
-    transduction_, decision_ : ndarray of shape (n,), and (n,) or (n, n_classes)
-    hck_ : HierarchicalClusterKernel
-        With ``kernel="hck"`` only.
-    X_fit_ : ndarray or sparse matrix of shape (n, d)
+    ``kernel``: ``"hck"`` (:func:`hierarchical_cluster_kernel`, average linkage) or a callable
+    ``kernel(X) -> (n, n)`` such as gHCK (below; sparse X only with a callable that takes it);
+    ``C`` > 0, the SVM's cost.
+    Attributes: ``classes_``, ``labeled_`` (indices), ``kernel_`` (n, n), ``svc_`` (fitted on
+    the labelled block), ``transduction_``, ``decision_`` ((n,) for two classes), ``X_fit_``,
+    and ``hck_`` with ``kernel="hck"``.
 
     Notes
     -----
-    ``fit``: the kernel's cost (:math:`O(n^2d)` and three (n, n) arrays for ``"hck"``), LIBSVM on
-    the l labelled rows (:math:`O(l^2)` to :math:`O(l^3)`) and :math:`O(nl)` decision values.
-    :meth:`predict` of p new points: :math:`O(pnd + pl)`.
+    ``fit``: the kernel's cost, LIBSVM on l labelled rows (:math:`O(l^2)` to :math:`O(l^3)`)
+    and :math:`O(nl)`; :meth:`predict` of p new points :math:`O(pnd + pl)`.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
     ``check_classifiers_classes``, which passes string labels: labels must be numbers, since -1

@@ -584,17 +584,9 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     gamma : float, default 1.0
         :math:`\gamma > 0`, the weight of the clustering term (the paper's 1).
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (2,)
-        Sorted; ``classes_[1]`` is the paper's +1.
-    X_fit_, y_paper_ : ndarray
-        The training points and their labels in {-1, 0, +1}.
-    alpha_, b_, c_, rcond_ : ndarray of shape (M,), float, float, float
-        The solution of (8), the bias (9), c and the reciprocal condition number (as
-        :func:`solve_semi_ksc`).
-    e_, transduction_ : ndarray of shape (M,)
-        The projections (10) and the class of their signs (>= 0: ``classes_[1]``).
+    Attributes: ``classes_`` (sorted; ``classes_[1]`` is the paper's +1), ``X_fit_``,
+    ``y_paper_`` (labels in {-1, 0, +1}), ``alpha_``, ``b_``, ``c_``, ``rcond_`` (as
+    :func:`solve_semi_ksc`), ``e_`` (10) and ``transduction_`` (the class of its sign).
 
     Notes
     -----
@@ -703,28 +695,10 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     would refuse the system score ``nan`` and are skipped. Scores within a relative 1e-9 of the
     best are tied, and the first grid point (in the order given, sigma2 outer) wins.
 
-    Parameters
-    ----------
-    X, y :
-        As :meth:`SemiSupervisedKSC.fit`.
-    X_val : array-like of shape (N_v, n_features)
-        The validation points, unlabelled.
-    sigma2_grid, rho_grid : float or sequence of float
-        The values of :math:`\sigma^2` (each > 0) and of :math:`\rho` (each in (0, 1]).
-    gamma, eta_u : float, default 1.0, 0.25
-        :math:`\gamma` (fixed) and the weight :math:`\eta_U` in [0, 1] of F.
-
-    Returns
-    -------
-    result : Bunch
-        ``sigma2``, ``rho``, ``score`` (the best SSF), ``scores`` (len(sigma2_grid),
-        len(rho_grid), nan where refused) and ``estimator`` (a fitted
-        :class:`SemiSupervisedKSC` at the best point).
-
-    Raises
-    ------
-    ValueError
-        For invalid data or grid values, or if the system (8) is singular at every grid point.
+    ``X``, ``y`` as :meth:`SemiSupervisedKSC.fit`; ``sigma2_grid`` (each > 0) and ``rho_grid``
+    (each in (0, 1]); ``gamma`` fixed; ``eta_u`` in [0, 1]. Returns a Bunch: ``sigma2``, ``rho``,
+    ``score``, ``scores`` (len(sigma2_grid), len(rho_grid)) and ``estimator``, fitted at the
+    best point; a ValueError for invalid inputs or when (8) is singular at every grid point.
 
     Notes
     -----
@@ -930,18 +904,10 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     solver : str, default "CLARABEL"
         The cvxpy solver of the dual QP, one of ``cvxpy.installed_solvers()``.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (2,)
-        Sorted; ``classes_[1]`` is the class of :math:`f(x) \ge 0`.
-    alpha_, b_, beta_ : ndarray of shape (n,), float, ndarray of shape (l,)
-        The expansion, the bias, the dual solution clipped to :math:`[0, 1/l]`.
-    dual_objective_, primal_objective_ : float
-        The two objectives at the solution (equal to the solver's tolerance).
-    decision_train_, transduction_ : ndarray of shape (n,)
-        :math:`f(x_i)` at the training points and the class of its sign.
-    lab_, y_labeled_ : ndarray of shape (l,)
-        The labelled training points and their labels in {-1, +1}.
+    Attributes: ``classes_`` (``classes_[1]`` where :math:`f(x) \ge 0`), ``alpha_``, ``b_``,
+    ``beta_`` (clipped to :math:`[0, 1/l]`), ``dual_objective_`` and ``primal_objective_`` (equal
+    to the solver's tolerance), ``decision_train_`` (:math:`f(x_i)`), ``transduction_``, ``lab_``
+    and ``y_labeled_`` (the labelled points and their labels in {-1, +1}).
 
     Notes
     -----

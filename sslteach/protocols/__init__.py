@@ -1,4 +1,4 @@
-"""The chapters' experimental protocols, beside the methods they run.
+r"""The chapters' experimental protocols, beside the methods they run.
 
 * :mod:`~sslteach.protocols.ch2`: Table 1 of Bodó & Csató (2010), its kernel candidates and
   the labelled-only choice of an SVM (:func:`~sslteach.protocols.ch2.select_svm`).
@@ -11,6 +11,13 @@
 The method modules (:mod:`sslteach.cluster_kernels`, :mod:`sslteach.ksc`, ...) hold the
 methods and nothing else; Chapters 2 and 5 break ties by the same rule
 (``sslteach._decisions.first_tied_not_one_class``).
+
+**Bandwidth grids**, each named for what it scales: ``ch2``'s ``sigma_factors`` multiply the
+median distance to give the book's :math:`\sigma` of :math:`\exp(-d^2/(2\sigma^2))`;
+``ch4``'s ``sigma2_factors`` multiply the median squared distance to give the paper's
+``sigma2`` of :math:`\exp(-d^2/\sigma^2)` (:mod:`sslteach.ksc`); ``comparison``'s grid value
+``s`` gives the book's :math:`\sigma^2 = s\,\bar m`, :math:`\bar m` the median squared
+distance (so Semi-KSC and LapSVM there get ``sigma2`` = :math:`2s\bar m`).
 """
 
 from . import ch2, ch4, comparison
