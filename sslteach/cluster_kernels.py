@@ -268,8 +268,10 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Cluster X (``y`` is ignored) and store the kernel and the statistics :meth:`transform` needs."""
-        X = validate_fit_data(self, X, min_samples=2)
-        self.cophenetic_, self.linkage_matrix_ = cophenetic_matrix(X, self.linkage)
+        X = validate_fit_data(self, X, min_samples=2)  # the linkage was checked by _fit_context
+        self.cophenetic_, self.linkage_matrix_ = _cophenetic_from_condensed(
+            _condensed_distances(X, "euclidean", None, None), self.linkage
+        )
         M = self.cophenetic_**2 if self.squared else self.cophenetic_.copy()
         self.row_means_ = M.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
@@ -354,15 +356,20 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
     ValueError: n_clusters must be in [1, 6]; got 7. There are 6 points.
     """
     X = check_data(X, name="X", min_samples=1, accept_sparse=True)
-    if not sp.issparse(X) and np.count_nonzero(X) < 0.1 * X.size:
-        X = sp.csr_matrix(X)  # mostly zeros (TF-IDF rows): sparse products are far cheaper
     n = X.shape[0]
     c = check_int(n_clusters, "n_clusters", low=1, high=n, high_hint=f"There are {n} points.")
     n_init = check_int(n_init, "n_init", low=1)
     max_iter = check_int(max_iter, "max_iter", low=1)
     if init not in ("k-means++", "random"):
         raise ValueError(f"init must be 'k-means++' or 'random'; got {init!r}.")
-    rng = check_random_state(random_state)
+    return _kmeans(X, c, n_init, init, max_iter, check_random_state(random_state))
+
+
+def _kmeans(X, c, n_init, init, max_iter, rng):
+    """:func:`kmeans` on checked inputs (callers inside the module validate once)."""
+    if not sp.issparse(X) and np.count_nonzero(X) < 0.1 * X.size:
+        X = sp.csr_matrix(X)  # mostly zeros (TF-IDF rows): sparse products are far cheaper
+    n = X.shape[0]
     sparse = sp.issparse(X)
     x2 = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sparse else np.einsum("ij,ij->i", X, X)
 
@@ -480,7 +487,7 @@ def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbo
         Z = X
     else:
         raise ValueError(f"method must be 'kmeans', 'hierarchical' or 'spectral'; got {method!r}.")
-    labels, centres = kmeans(Z, c, n_init=10, random_state=rng.randint(2**31 - 1))
+    labels, centres = _kmeans(Z, c, 10, "k-means++", 300, check_random_state(rng.randint(2**31 - 1)))
     if not soft:
         return _one_hot(labels, c)
     D2 = squared_distances(Z, centres)
@@ -601,7 +608,7 @@ def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
     rng = check_random_state(random_state)
     K = np.zeros((X.shape[0], X.shape[0]))
     for _ in range(T):
-        labels, _ = kmeans(X, c, n_init=1, init="random", random_state=rng.randint(2**31 - 1))
+        labels, _ = _kmeans(X, c, 1, "random", 300, check_random_state(rng.randint(2**31 - 1)))
         K += labels[:, None] == labels[None, :]
     K /= T
     return K

@@ -400,3 +400,18 @@ def test_hck_classifier_predicts_new_points_through_the_extension():
     new = X[[3, 20, 7]] + 0.0
     assert np.array_equal(model.predict(new), model.transduction_[[3, 20, 7]])
     assert np.array_equal(model.predict(new[::-1]), model.transduction_[[7, 20, 3]])
+
+
+def test_transform_in_blocks_equals_one_point_at_a_time():
+    """transform works 256 points at a time; every block gives the rows of single points."""
+    X = _points(6, n=40)
+    model = ck.HierarchicalClusterKernel("average").fit(X)
+    X_new = np.random.default_rng(6).normal(0.0, 3.0, (600, 3))
+    K_new = model.transform(X_new)
+    rows = np.vstack([model.transform(x[None, :]) for x in X_new])
+    np.testing.assert_allclose(K_new, rows, atol=1e-12)
+
+
+def test_rck_dot_accepts_alpha_zero():
+    U = ck.membership_matrix(_points(2, n=20), "kmeans", 3, random_state=0)
+    np.testing.assert_array_equal(ck.rck_dot(U, 0.0), U.T @ U)

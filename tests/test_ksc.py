@@ -466,3 +466,61 @@ def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search
         ch4.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
     with pytest.raises(ValueError, match="kernel"):
         ch4.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)
+
+
+def test_ksc_biases_and_the_warning_for_fewer_patterns_than_clusters():
+    """The biases b_l = -1'D^-1 Omega alpha_l / 1'D^-1 1 of Sect. II, and the warning exactly
+    when the k - 1 projections give fewer than k sign patterns (mutation testing found both
+    unpinned by the unit tests)."""
+    import warnings
+
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(m, 0.4, (10, 2)) for m in ([0, 0], [5, 0], [0, 5])])
+    Omega = ksc.ksc_kernel(X, sigma2=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # three clouds, k = 3: three patterns, no warning
+        res = ksc.kernel_spectral_clustering(Omega, 3)
+    dinv = 1.0 / Omega.sum(axis=1)
+    np.testing.assert_allclose(res.b, -(dinv @ Omega @ res.alpha) / dinv.sum(), atol=1e-12)
+    np.testing.assert_allclose(res.e, Omega @ res.alpha + res.b, atol=1e-12)
+    assert res.codebook.shape == (3, 2)
+    blocks = ksc.ksc_kernel(np.repeat([[0.0], [50.0]], 5, axis=0), sigma2=1.0) + 1e-300  # two clouds
+    with pytest.warns(UserWarning, match="distinct sign patterns"):
+        ksc.kernel_spectral_clustering(blocks, 4)
+
+
+def test_solve_semi_ksc_info_against_numpy():
+    _, _, _, yp, Omega = _problem(3)
+    gamma, rho = 0.8, 0.6
+    _, _, info = ksc.solve_semi_ksc(Omega, yp, gamma=gamma, rho=rho, return_info=True)
+    g = gamma / Omega.sum(axis=1) - rho * (yp != 0)
+    np.testing.assert_allclose(info.g, g, rtol=1e-14)
+    assert info.c == pytest.approx(g.sum(), rel=1e-12)
+    H, _ = ksc.semi_ksc_system(Omega, yp, gamma=gamma, rho=rho)
+    exact = 1.0 / (np.linalg.norm(H, 1) * np.linalg.norm(np.linalg.inv(H), 1))
+    assert 0.1 < info.rcond / exact < 10  # LAPACK's estimate of the 1-norm reciprocal condition
+
+
+def test_one_vs_rest_decision_function_and_predict_on_new_points():
+    """The out-of-sample models (11) of every class against an explicit kernel expansion."""
+    rng = np.random.default_rng(1)
+    centres = np.array([[-2.0, 0.0], [2.0, 0.0], [0.0, 3.0]])
+    X = np.vstack([rng.normal(c, 0.5, (10, 2)) for c in centres])
+    y = np.full(30, -1)
+    y[[0, 1, 10, 20, 21]] = [4, 4, 6, 9, 9]
+    model = ksc.OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
+    X_new = rng.normal(0.0, 2.0, (15, 2))
+    E = ksc.ksc_kernel(X_new, X, sigma2=2.0) @ model.alpha_ + model.b_
+    np.testing.assert_allclose(model.decision_function(X_new), E, atol=1e-12)
+    np.testing.assert_array_equal(model.predict(X_new), model.classes_[E.argmax(axis=1)])
+    np.testing.assert_array_equal(model.predict(X), model.transduction_)
+    two = ksc.OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X[:20], y[:20])
+    E2 = ksc.ksc_kernel(X_new, X[:20], sigma2=2.0) @ two.alpha_ + two.b_
+    np.testing.assert_allclose(two.decision_function(X_new), E2[:, 1] - E2[:, 0], atol=1e-12)
+
+
+def test_alpha_hat_refuses_points_whose_degree_underflows():
+    X, _, y, _, _ = _problem(4, M=20, n_labeled=4)
+    model = ksc.SemiSupervisedKSC(sigma2=0.5, rho=0.5).fit(X, y)
+    with pytest.raises(ValueError, match=r"Rows \[1\] .*underflow"):
+        model.alpha_hat(np.vstack([X[:1], [[1e3, 1e3]]]))
