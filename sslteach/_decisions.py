@@ -15,7 +15,9 @@ tolerance as equal and breaks the tie by a stated rule:
 * :func:`orient_columns`: an eigenvector's sign, which LAPACK leaves to the kernel, fixed
   by its largest entry (the first of those tied to round-off);
 * :func:`fixed`: a number printed with a fixed number of decimals, or more where the value
-  sits within round-off of a half of the last digit (a rounding edge).
+  sits within round-off of a half of the last digit (a rounding edge);
+* :func:`first_tied_not_one_class`: the selection rule of Chapters 2 and 5 (the best score,
+  ties broken against answers that predict one class).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "stable_order",
     "orient_columns",
     "fixed",
+    "first_tied_not_one_class",
 ]
 
 #: Up to this many points eigenvectors come from a dense ``eigh`` (LAPACK, all pairs, a few
@@ -126,3 +129,28 @@ def fixed(x, decimals: int, *, sign: bool = False, rtol: float = TIE_RTOL) -> st
     else:
         raise ValueError(f"{x!r} is on a rounding edge at {decimals} to {d} decimals; print it exactly.")
     return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"
+
+
+def first_tied_not_one_class(scores, predict, *, on=None, rtol=TIE_RTOL):
+    """The selection rule of Chapters 2 and 5: the best score, ties broken against one-class answers.
+
+    The candidates whose score is within ``rtol`` (relative to the largest magnitude) of the
+    best are tied. In their order, ``predict(i)`` is called for each until one predicts more
+    than one class on the entries ``on`` (all when None; the unlabelled points in practice, so
+    the rule looks at predicted classes, never at hidden labels); that candidate wins, else the
+    first tied one. Returns ``(index, prediction, n_tied)``.
+    """
+    s = np.asarray(scores, dtype=float).ravel()
+    finite = np.isfinite(s)
+    if not finite.any():
+        raise ValueError("every score is NaN or infinite; there is nothing to choose from.")
+    tol = rtol * max(float(np.abs(s[finite]).max()), np.finfo(float).tiny)
+    tied = np.flatnonzero(finite & (s >= s[finite].max() - tol))
+    first = None
+    for i in tied:
+        pred = predict(int(i))
+        if first is None:
+            first = (int(i), pred)
+        if np.unique(np.asarray(pred) if on is None else np.asarray(pred)[on]).size > 1:
+            return int(i), pred, tied.size
+    return first[0], first[1], tied.size

@@ -1,20 +1,29 @@
-r"""Hierarchical and reweighting cluster kernels (Bodó & Csató, 2010).
+r"""Hierarchical and reweighting cluster kernels (Chapter 2).
 
-Chapter 2 of the book. A data-dependent kernel is built from labelled *and* unlabelled
-points and then handed to any kernel machine:
+Derived in :doc:`/notebooks/02_cluster_kernels`; equation, algorithm and section numbers are
+those of Bodó & Csató (2010). A kernel built from labelled *and* unlabelled points, then
+handed to any kernel machine (:class:`DataDependentSVC`):
 
-* :func:`hierarchical_cluster_kernel` (HCK, Algorithm 1; gHCK, Algorithm 2 with
-  ``metric="geodesic"``): cluster hierarchically, read the cophenetic (dendrogram)
-  distances, and turn them into a kernel by classical MDS, :math:`K = -\tfrac12 JMJ`.
-* :class:`HierarchicalClusterKernel`: the same with an out-of-sample extension (the
-  paper's future work).
-* :func:`membership_matrix` and the reweighting kernels :func:`rck_gaussian`,
-  :func:`rck_dot`, :func:`rck_scaled` (eqs. 5-7), used as :math:`K = K_{rw}\circ K_b`;
-  :func:`bagged_cluster_kernel` (Weston et al., 2006), which they generalise.
-* :class:`DataDependentSVC`: any of these kernels over all points, an SVM on the
-  labelled block.
+* :func:`hierarchical_cluster_kernel` (HCK, Algorithm 1; gHCK, Algorithm 2): the cophenetic
+  distances (:func:`cophenetic_matrix`) turned into a kernel by classical MDS;
+  :class:`HierarchicalClusterKernel` extends it to new points.
+* the reweighting kernels :func:`rck_gaussian`, :func:`rck_dot`, :func:`rck_scaled` (eqs.
+  5-7) of memberships ``U`` (:func:`membership_matrix`, one row per cluster, one column per
+  point), used as :math:`K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b` (PSD
+  by the Schur product theorem); :func:`bagged_cluster_kernel` (Weston et al.), which they
+  generalise.
 
-Memberships follow the paper: ``U`` has one row per cluster and one column per point.
+Table 1's protocol is :mod:`sslteach.protocols.ch2`. ``sigma`` is the book's bandwidth, as in
+:func:`sslteach.kernels.rbf_kernel`: :math:`\exp(-d^2/(2\sigma^2))`.
+
+References
+----------
+Bodó, Z. and Csató, L. (2010). Hierarchical and reweighting cluster kernels for
+semi-supervised learning. *Int. J. of Computers, Communications & Control* 5(4), 469-476.
+
+Weston, J., Leslie, C., Ie, E. and Noble, W. S. (2006). Semi-supervised protein
+classification using cluster kernels. In *Semi-Supervised Learning* (Chapelle, Schölkopf
+and Zien, eds.), MIT Press, 343-360.
 """
 
 from __future__ import annotations
@@ -34,12 +43,10 @@ from sklearn.utils.validation import check_is_fitted
 from ._decisions import TIE_RTOL, first_best, orient_columns
 from ._validation import (
     check_data,
-    check_indices,
     check_int,
     check_labels,
     check_positive,
     check_square,
-    check_vector,
     one_hot,
     validate_fit_data,
 )
@@ -58,10 +65,6 @@ __all__ = [
     "rck_scaled",
     "bagged_cluster_kernel",
     "DataDependentSVC",
-    "TABLE1_ROWS",
-    "table1_candidates",
-    "select_svm",
-    "SCORE_TIE_TOL",
 ]
 
 #: the linkages of eqs. (1)-(3); each gives monotone merge heights, hence an ultrametric
@@ -97,11 +100,10 @@ def _condensed_distances(X, metric, n_neighbors, radius):
 
 
 def cophenetic_matrix(X, linkage="average", *, metric="euclidean", n_neighbors=None, radius=None):
-    r"""The (n, n) cophenetic distances of the dendrogram, and the linkage matrix.
+    r"""The (n, n) cophenetic distances of the dendrogram, and scipy's linkage matrix.
 
-    Steps 1 and 2 of Algorithm 1 of Bodó & Csató (2010) (Algorithm 2 with
-    ``metric="geodesic"``), before any squaring: agglomerative clustering of all points
-    with one of the linkages of eqs. (1)-(3),
+    Steps 1-2 of Algorithm 1 (Algorithm 2 with ``metric="geodesic"``), before any squaring:
+    agglomerative clustering of all points with one of the linkages of eqs. (1)-(3),
 
     .. math::
 
@@ -110,83 +112,30 @@ def cophenetic_matrix(X, linkage="average", *, metric="euclidean", n_neighbors=N
         D_{\mathrm{average}}(C_1, C_2) &= \frac{1}{\lvert C_1\rvert\,\lvert C_2\rvert}
         \sum_{x\in C_1}\sum_{x'\in C_2} d(x, x'),
 
-    then the cophenetic distance
+    then :math:`u_{ij} = h(\mathrm{lca}(i, j))`, the height at which i and j first share a
+    cluster (Sect. 3.3). These linkages merge at non-decreasing heights (eq. (4)), so u is an
+    ultrametric, :math:`u_{ij}\le\max(u_{ik}, u_{kj})`; centroid and median linkage (inversions)
+    are refused.
 
-    .. math:: u_{ij} = h\bigl(\mathrm{lca}(i, j)\bigr),
+    The point distances d are Euclidean, or with ``metric="geodesic"`` shortest paths on
+    the k-NN (``n_neighbors``) or epsilon (``radius``) graph, exactly one of them
+    (:func:`sslteach.graphs.geodesic_distances`, components joined). Returns ``U`` (n, n), not
+    squared, and ``Z`` (n - 1, 4) for scipy's ``dendrogram`` or ``fcluster``.
 
-    the height at which points i and j first share a cluster (the label of their lowest
-    common ancestor, Sect. 3.3 of the paper). The three linkages merge at non-decreasing
-    heights (eq. (4)), so u is an ultrametric:
-    :math:`u_{ij}\le\max(u_{ik}, u_{kj})` for all i, j, k.
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows, finite).
-    linkage : {"single", "complete", "average"}, default "average"
-        The linkage of eqs. (1)-(3) (the values of :data:`LINKAGES`). Centroid and median
-        linkage are refused: their merge heights can decrease (inversions), and then u is
-        not an ultrametric.
-    metric : {"euclidean", "geodesic"}, default "euclidean"
-        The point distance :math:`d`: Euclidean (Algorithm 1), or shortest-path lengths on
-        the neighbourhood graph (Algorithm 2, :func:`sslteach.graphs.geodesic_distances`;
-        disconnected components are joined, so every distance is finite).
-    n_neighbors : int, optional
-        ``metric="geodesic"`` only: the k of the k-NN graph (1 <= k < n).
-    radius : float, optional
-        ``metric="geodesic"`` only: the radius of the epsilon graph (> 0). With
-        ``"geodesic"`` exactly one of ``n_neighbors`` and ``radius`` must be given.
-
-    Returns
-    -------
-    U : ndarray of shape (n, n)
-        The cophenetic distances :math:`u_{ij}`: symmetric, zero diagonal, an
-        ultrametric (not squared).
-    Z : ndarray of shape (n - 1, 4)
-        scipy's linkage matrix (the two merged clusters, the merge height, the size of the
-        new cluster), e.g. for ``scipy.cluster.hierarchy.dendrogram`` or ``fcluster``.
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not a finite 2-D array with at least 2 rows, ``linkage`` is not in
-        :data:`LINKAGES`, ``metric`` is neither ``"euclidean"`` nor ``"geodesic"``,
-        ``n_neighbors`` or ``radius`` is given with ``"euclidean"``, or, with
-        ``"geodesic"``, not exactly one of them is given (or it is out of range).
-
-    See Also
-    --------
-    hierarchical_cluster_kernel : The kernel built from these distances.
-
-    Notes
-    -----
-    Time :math:`O(n^2d)` for the Euclidean distances (:math:`O(n^2\log n + n\,\mathrm{nnz})`
-    more for Dijkstra with ``"geodesic"``) plus :math:`O(n^2)` for scipy's ``linkage``
-    (minimum spanning tree for single, nearest-neighbour chain for complete and average
-    linkage) and ``cophenet``; no :math:`n^3` step. Peak memory about two (n, n) float64
-    arrays.
+    Time :math:`O(n^2d)` (Dijkstra adds :math:`O(n^2\log n + n\,\mathrm{nnz})`) and
+    :math:`O(n^2)` for scipy's ``linkage`` and ``cophenet``, no :math:`n^3` step; two (n, n) arrays.
 
     Examples
     --------
-    Two clusters on a line, {0, 2} and {6, 8}:
-
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import cophenetic_matrix
-    >>> X = np.array([[0.0], [2.0], [6.0], [8.0]])
+    >>> X = np.array([[0.0], [2.0], [6.0], [8.0]])  # clusters {0, 2} and {6, 8}
     >>> U, Z = cophenetic_matrix(X, "single")
     >>> np.round(U, 3)
     array([[0., 2., 4., 4.],
            [2., 0., 4., 4.],
            [4., 4., 0., 2.],
            [4., 4., 2., 0.]])
-    >>> np.round(Z[:, 2], 3)  # the merge heights
-    array([2., 2., 4.])
-
-    The clusters merge at the closest (single), farthest (complete) or mean (average)
-    distance of their points:
-
     >>> [round(float(cophenetic_matrix(X, k)[0][0, 3]), 3) for k in ("single", "complete", "average")]
     [4.0, 8.0, 6.0]
     >>> cophenetic_matrix(X, "centroid")  # doctest: +ELLIPSIS
@@ -211,82 +160,28 @@ def _cophenetic_from_condensed(d, linkage):
 def hierarchical_cluster_kernel(
     X, linkage="average", *, metric="euclidean", n_neighbors=None, radius=None, squared=True
 ):
-    r"""The hierarchical cluster kernel (HCK) of Bodó & Csató (2010), Algorithm 1 (and 2).
-
-    1. Agglomerative clustering with single, complete or average linkage (eqs. 1-3) of all
-       points (``scipy.cluster.hierarchy.linkage``). With ``metric="geodesic"`` the point
-       distances are shortest paths on the k-NN (``n_neighbors``) or epsilon (``radius``)
-       graph, disconnected components joined by :func:`sslteach.graphs.join_components`
-       (gHCK, Algorithm 2).
-    2. :math:`M_{ij}` = cophenetic distance :math:`u_{ij}` (``cophenet``), squared when
-       ``squared=True`` (the paper's text: "M contains the squared distances"), plain when
-       ``False`` (its Algorithm 1, step 2).
-    3. :math:`K = -\tfrac12 JMJ` (:func:`sslteach.kernels.mds_kernel`, without forming J).
-
-    In one formula,
+    r"""The hierarchical cluster kernel (HCK), Algorithm 1 (gHCK, Algorithm 2).
 
     .. math::
 
         K = -\tfrac12\,JMJ,\qquad J = I - \tfrac1n\mathbf 1\mathbf 1^\top,\qquad
         M_{ij} = u_{ij}^2 \ (\text{or } u_{ij}),
 
-    with :math:`u` the cophenetic distances of :func:`cophenetic_matrix`. Both choices of M
-    give a PSD kernel: u is an ultrametric, an ultrametric space embeds isometrically in
-    Euclidean space, and :math:`\sqrt u` is an ultrametric too.
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2); the MDS kernel
-    :math:`-\tfrac12 JMJ` in :doc:`/notebooks/00_foundations`.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows, finite).
-    linkage : {"single", "complete", "average"}, default "average"
-        The linkage of eqs. (1)-(3) (see :data:`LINKAGES`).
-    metric : {"euclidean", "geodesic"}, default "euclidean"
-        Euclidean point distances (HCK, Algorithm 1) or geodesic ones (gHCK, Algorithm 2).
-    n_neighbors : int, optional
-        ``metric="geodesic"`` only: the k of the k-NN graph.
-    radius : float, optional
-        ``metric="geodesic"`` only: the radius of the epsilon graph. With ``"geodesic"``
-        exactly one of ``n_neighbors`` and ``radius`` must be given.
-    squared : bool, default True
-        :math:`M = u\circ u` (the paper's text) when True, :math:`M = u` (its Algorithm 1)
-        when False.
-
-    Returns
-    -------
-    K : ndarray of shape (n, n)
-        The kernel over all points: PSD, zero row sums, with
-        :math:`K_{ii} + K_{jj} - 2K_{ij} = M_{ij}`.
-
-    Raises
-    ------
-    ValueError
-        As :func:`cophenetic_matrix`: bad ``X``, a linkage outside :data:`LINKAGES`, an
-        unknown ``metric``, or ``n_neighbors``/``radius`` that do not fit the metric.
-
-    See Also
-    --------
-    HierarchicalClusterKernel : The same kernel, extended to points not clustered.
-    DataDependentSVC : An SVM on this kernel.
-
-    Notes
-    -----
-    Time :math:`O(n^2 d)` (distances) + :math:`O(n^2)` (linkage, cophenet, centering); no
-    :math:`n^3` step. Peak memory about two (n, n) float64 arrays (the squared cophenetic
-    matrix and the kernel). With ``"geodesic"``, Dijkstra from every point adds
-    :math:`O(n^2\log n + n\,\mathrm{nnz})` time.
+    with u the cophenetic distances of :func:`cophenetic_matrix` (same ``linkage``,
+    ``metric``, ``n_neighbors``, ``radius``), squared when ``squared`` (the paper's text: "M
+    contains the squared distances"), plain otherwise (its Algorithm 1, step 2), and
+    :math:`-\tfrac12 JMJ` the classical-MDS kernel (:func:`sslteach.kernels.mds_kernel`,
+    derived in :doc:`/notebooks/00_foundations`). Both give a PSD kernel with zero row sums and
+    :math:`K_{ii} + K_{jj} - 2K_{ij} = M_{ij}`: an ultrametric embeds isometrically in
+    Euclidean space, and :math:`\sqrt u` is an ultrametric too. Time :math:`O(n^2 d + n^2)`, no
+    :math:`n^3` step; peak memory about two (n, n) arrays.
 
     Examples
     --------
-    Two clusters on a line; single linkage merges them at height 4, so :math:`M` holds
-    :math:`2^2` within and :math:`4^2` across the clusters:
-
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import cophenetic_matrix, hierarchical_cluster_kernel
     >>> X = np.array([[0.0], [2.0], [6.0], [8.0]])
-    >>> K = hierarchical_cluster_kernel(X, "single")
+    >>> K = hierarchical_cluster_kernel(X, "single")  # M: 2**2 within, 4**2 across the clusters
     >>> np.round(K, 3)
     array([[ 4.5,  2.5, -3.5, -3.5],
            [ 2.5,  4.5, -3.5, -3.5],
@@ -295,19 +190,13 @@ def hierarchical_cluster_kernel(
     >>> d = np.diag(K)
     >>> np.allclose(d[:, None] + d[None, :] - 2 * K, cophenetic_matrix(X, "single")[0] ** 2)
     True
-    >>> bool(np.linalg.eigvalsh(K).min() > -1e-9)  # PSD
-    True
-    >>> np.round(hierarchical_cluster_kernel(X, "single", squared=False), 3)
-    array([[ 1.25,  0.25, -0.75, -0.75],
-           [ 0.25,  1.25, -0.75, -0.75],
-           [-0.75, -0.75,  1.25,  0.25],
-           [-0.75, -0.75,  0.25,  1.25]])
+    >>> np.round(hierarchical_cluster_kernel(X, "single", squared=False)[0], 3)
+    array([ 1.25,  0.25, -0.75, -0.75])
 
-    gHCK on the 1-NN graph (its two components joined): on a line the geodesic
-    distances are the Euclidean ones, so single linkage gives the same kernel:
+    On a line geodesic distances are Euclidean, so gHCK (1-NN graph, components joined) with
+    single linkage is the same kernel:
 
-    >>> K_geo = hierarchical_cluster_kernel(X, "single", metric="geodesic", n_neighbors=1)
-    >>> np.allclose(K_geo, K)
+    >>> np.allclose(hierarchical_cluster_kernel(X, "single", metric="geodesic", n_neighbors=1), K)
     True
     """
     if not isinstance(squared, (bool, np.bool_)):
@@ -319,74 +208,34 @@ def hierarchical_cluster_kernel(
 
 
 class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
-    r"""HCK with an out-of-sample extension (the future work of Bodó & Csató, 2010, Sect. 6).
+    r"""HCK with an out-of-sample extension (the paper's future work, Sect. 6).
 
-    ``fit(X)`` clusters X and stores what the extension needs; ``kernel_`` is
-    :func:`hierarchical_cluster_kernel` of X. ``transform(X_new)`` returns the kernel
-    between new points and the training points **without re-clustering**:
-
-    1. *Attach* each new point x to the dendrogram next to its nearest training point
-       :math:`j^*` at the height :math:`h = d(x, j^*)`:
-       :math:`u(x, i) = \max(h, u(j^*, i))`. The extended matrix is again an ultrametric
-       (so the extended kernel stays PSD), and for single linkage it is exact whenever x
-       does not bridge two training clusters below their merge height.
-    2. Centre with the training statistics, Gower's formula for adding a point to a
-       classical MDS: :math:`k(x, x_i) = -\tfrac12\bigl(m_i(x) - \bar m(x) - r_i + g\bigr)`,
-       with :math:`m_i(x) = u(x,i)^2` (or :math:`u` when ``squared=False``), :math:`r` the
-       row means of M and g its grand mean. At a training point it returns that point's
-       row of ``kernel_``.
-
-    In one formula, for a new point x with nearest training point :math:`j^*`,
+    ``fit(X)`` clusters X (``kernel_`` is :func:`hierarchical_cluster_kernel` of X, with
+    ``linkage`` and ``squared`` as there, Euclidean distances). ``transform(X_new)`` gives the
+    kernel between new points and the training points **without re-clustering**: attach x to
+    the dendrogram beside its nearest training point :math:`j^*` at the height of their
+    distance, and centre with the training statistics (Gower's formula for adding a point to a
+    classical MDS):
 
     .. math::
 
         u(x, i) = \max\bigl(\lVert x - x_{j^*}\rVert,\ u_{j^*i}\bigr),\qquad
-        k(x, x_i) = -\tfrac12\Bigl(m_i(x) - \tfrac1n\textstyle\sum_j m_j(x)
-        - \tfrac1n\sum_j M_{ij} + \tfrac1{n^2}\sum_{j,l} M_{jl}\Bigr).
+        k(x, x_i) = -\tfrac12\bigl(m_i(x) - \bar m(x) - r_i + g\bigr),
 
-    Cost per new point :math:`O(nd)` (nearest neighbour) + :math:`O(n)`, against
-    :math:`O(n^2 d)` to recluster everything.
+    with :math:`m_i(x) = u(x, i)^2` (or :math:`u`), :math:`\bar m(x)` its mean over the training
+    points, :math:`r_i = \tfrac1n\sum_j M_{ij}` and :math:`g = \tfrac1{n^2}\sum_{j,l}M_{jl}`.
+    The extended u is again an ultrametric, so these are inner products of Euclidean points
+    centred at the training mean and, with ``kernel_``, part of a PSD Gram matrix; for single
+    linkage it is exact whenever x does not bridge two training clusters below their merge
+    height. Equidistant nearest points: the first wins.
 
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Beyond the paper: an
-    out-of-sample hierarchical cluster kernel").
-
-    Parameters
-    ----------
-    linkage : {"single", "complete", "average"}, default "average"
-        The linkage of eqs. (1)-(3) (see :data:`LINKAGES`). The point distances are
-        Euclidean (HCK; there is no geodesic variant).
-    squared : bool, default True
-        :math:`M = u\circ u` (the paper's text) when True, :math:`M = u` (its Algorithm 1)
-        when False, as in :func:`hierarchical_cluster_kernel`.
-
-    Attributes
-    ----------
-    kernel_ : ndarray of shape (n, n)
-        The HCK of the training points, :func:`hierarchical_cluster_kernel` of ``X_fit_``.
-    cophenetic_ : ndarray of shape (n, n)
-        The cophenetic distances u of the training points (not squared).
-    linkage_matrix_ : ndarray of shape (n - 1, 4)
-        scipy's linkage matrix of the training points.
-    X_fit_ : ndarray of shape (n, d)
-        The training points, searched for the nearest neighbour of a new point.
-    row_means_ : ndarray of shape (n,)
-        The row means r of M.
-    grand_mean_ : float
-        The grand mean g of M.
-    n_features_in_ : int
-        The number of features d seen by ``fit``.
-
-    See Also
-    --------
-    hierarchical_cluster_kernel : The kernel of ``fit``, as a function.
-    DataDependentSVC : Uses this extension to classify new points (``kernel="hck"``).
+    Attributes: ``kernel_``, ``cophenetic_`` (u, unsquared), ``linkage_matrix_``,
+    ``X_fit_``, and ``row_means_``, ``grand_mean_`` (r and g above).
 
     Notes
     -----
-    Cost of ``fit``: as :func:`hierarchical_cluster_kernel`, time :math:`O(n^2d)`, memory
-    three (n, n) float64 arrays (``cophenetic_``, ``kernel_`` and M while centring). Cost
-    of ``transform``: time :math:`O(pnd)` for p new points, memory :math:`O(n\min(p, 256))`
-    besides the (p, n) result (new points are processed 256 at a time).
+    ``fit`` as :func:`hierarchical_cluster_kernel`; ``transform`` :math:`O(pnd)` for p points
+    (re-clustering: :math:`O(n^2d)`), memory the result plus :math:`O(n\min(p, 256))`.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass.
 
@@ -398,9 +247,13 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
     >>> hck = HierarchicalClusterKernel(linkage="single").fit(X)
     >>> np.allclose(hck.kernel_, hierarchical_cluster_kernel(X, "single"))
     True
-    >>> np.round(hck.transform(np.array([[-2.0], [10.0]])), 3)  # one new point near each cluster
-    array([[ 3.,  3., -3., -3.],
-           [-3., -3.,  3.,  3.]])
+    >>> np.round(hck.transform(np.array([[-1.0], [10.0]])), 3)  # attached at heights 1 and 2
+    array([[ 4.125,  2.625, -3.375, -3.375],
+           [-3.   , -3.   ,  3.   ,  3.   ]])
+    >>> np.allclose(hck.transform(X), hck.kernel_)  # training points: rows of kernel_
+    True
+    >>> np.round(HierarchicalClusterKernel("average").fit(X).row_means_, 3)  # M = u**2, u = 2 or 6
+    array([19., 19., 19., 19.])
     """
 
     _parameter_constraints: dict = {
@@ -414,51 +267,11 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        r"""Cluster X (all points, labelled or not: ``y`` is ignored) and store the kernel.
-
-        Algorithm 1 of Bodó & Csató (2010) on the rows of X, :math:`K = -\tfrac12 JMJ` with
-        :math:`M = u\circ u` (or u) the cophenetic distances, plus the statistics of
-        :math:`M` that :meth:`transform` needs: the row means
-        :math:`r_i = \tfrac1n\sum_j M_{ij}` and the grand mean
-        :math:`g = \tfrac1{n^2}\sum_{i,j} M_{ij}`.
-
-        Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-            The training points (at least 2 rows, finite).
-        y : None
-            Ignored; present for scikit-learn's API.
-
-        Returns
-        -------
-        self : HierarchicalClusterKernel
-            The fitted transformer (``kernel_``, ``cophenetic_``, ... set).
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with at least 2 rows, or the
-            parameters are invalid (``linkage`` outside :data:`LINKAGES`).
-
-        Notes
-        -----
-        Time :math:`O(n^2d + n^2)`, peak memory about three (n, n) float64 arrays.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.cluster_kernels import HierarchicalClusterKernel
-        >>> X = np.array([[0.0], [2.0], [6.0], [8.0]])
-        >>> hck = HierarchicalClusterKernel(linkage="average").fit(X)
-        >>> hck.kernel_.shape, hck.linkage_matrix_.shape
-        ((4, 4), (3, 4))
-        >>> np.round(hck.row_means_, 3), round(hck.grand_mean_, 3)  # M = u**2, u = 2 or 6
-        (array([19., 19., 19., 19.]), 19.0)
-        """
-        X = validate_fit_data(self, X, min_samples=2)
-        self.cophenetic_, self.linkage_matrix_ = cophenetic_matrix(X, self.linkage)
+        """Cluster X (``y`` is ignored) and store the kernel and the statistics :meth:`transform` needs."""
+        X = validate_fit_data(self, X, min_samples=2)  # the linkage was checked by _fit_context
+        self.cophenetic_, self.linkage_matrix_ = _cophenetic_from_condensed(
+            _condensed_distances(X, "euclidean", None, None), self.linkage
+        )
         M = self.cophenetic_**2 if self.squared else self.cophenetic_.copy()
         self.row_means_ = M.mean(axis=1)
         self.grand_mean_ = float(self.row_means_.mean())
@@ -467,62 +280,7 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        r"""The kernel between the rows of X and the training points, shape (p, n_train).
-
-        The out-of-sample extension of the class docstring, without re-clustering: attach
-        x next to its nearest training point :math:`j^*`,
-        :math:`u(x, i) = \max(\lVert x - x_{j^*}\rVert, u_{j^*i})`, and centre with the
-        training statistics (Gower's formula),
-
-        .. math::
-
-            k(x, x_i) = -\tfrac12\bigl(m_i(x) - \bar m(x) - r_i + g\bigr),\qquad
-            m_i(x) = u(x, i)^2 \ (\text{or } u(x, i)),
-
-        with :math:`\bar m(x)` the mean of :math:`m(x)` over the training points. A
-        training point gets its row of ``kernel_``; a point equidistant from several
-        training points attaches to the first of them. The paper leaves this to future
-        work (Bodó & Csató, 2010, Sect. 6).
-
-        Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, d)
-            New points, with the number of features seen by :meth:`fit`.
-
-        Returns
-        -------
-        K_new : ndarray of shape (p, n_train)
-            ``K_new[a, i]`` is :math:`k(x_a, x_i)` for the training point i. The extended u
-            is again an ultrametric, so these are inner products
-            :math:`\langle z_x - \bar z, z_i - \bar z\rangle` of Euclidean points with
-            :math:`\lVert z_a - z_b\rVert^2 = M_{ab}`, centred at the training mean
-            :math:`\bar z`: with ``kernel_`` they form part of a PSD Gram matrix.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If :meth:`fit` has not been called (a subclass of ``ValueError``).
-        ValueError
-            If ``X`` is not a finite 2-D array or has a different number of features.
-
-        Notes
-        -----
-        Time :math:`O(pnd)` (nearest neighbours) + :math:`O(pn)`; memory the (p, n) result
-        plus :math:`O(n\min(p, 256))` (new points are processed 256 at a time).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.cluster_kernels import HierarchicalClusterKernel
-        >>> X = np.array([[0.0], [2.0], [6.0], [8.0]])
-        >>> hck = HierarchicalClusterKernel(linkage="single").fit(X)
-        >>> np.round(hck.transform(np.array([[-1.0]])), 3)  # attached at height 1 next to 0
-        array([[ 4.125,  2.625, -3.375, -3.375]])
-        >>> np.allclose(hck.transform(X), hck.kernel_)  # training points: rows of kernel_
-        True
-        """
+        """The kernel between the rows of X and the training points, shape (p, n_train) (class docstring)."""
         check_is_fitted(self, "kernel_")
         X = validate_fit_data(self, X, reset=False)
         out = np.empty((X.shape[0], self.X_fit_.shape[0]))
@@ -564,63 +322,23 @@ def _counts(labels, c):
 def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_state=None):
     r"""Lloyd's k-means whose result does not depend on the BLAS kernel or thread count.
 
-    scikit-learn's ``KMeans`` sums in parallel chunks and picks the nearest centre by an
-    exact argmin, so a point equidistant to round-off from two centres can change cluster
-    with the CPU and, through the next centres, change the whole clustering. Here a point
-    goes to the first of the centres within a relative 1e-9 of its nearest, centres are
-    plain means, and the best of ``n_init`` runs is the first whose inertia is within a
-    relative 1e-9 of the lowest.
-
-    Each run decreases the inertia
+    Each run decreases the inertia, alternating its two updates until the labels stop changing,
 
     .. math::
 
         \sum_{i=1}^n \lVert x_i - m_{c(i)}\rVert^2,\qquad
         c(i) = \arg\min_c \lVert x_i - m_c\rVert^2,\qquad
-        m_c = \frac{1}{\lvert\{i : c(i) = c\}\rvert}\sum_{i : c(i) = c} x_i,
+        m_c = \frac{1}{\lvert\{i : c(i) = c\}\rvert}\sum_{i : c(i) = c} x_i.
 
-    alternating the two updates until the labels stop changing. It supplies the crisp
-    memberships U of the reweighting kernels (Bodó & Csató, 2010, Sect. 4.1; see
-    :func:`membership_matrix`) and the runs of :func:`bagged_cluster_kernel`.
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2), where it clusters for the
-    reweighting and bagged kernels.
-
-    Parameters
-    ----------
-    X : array-like or sparse matrix of shape (n, d)
-        A dense X that is mostly zeros (fewer than 10% non-zero entries, TF-IDF rows) is
-        handled as a sparse matrix.
-    n_clusters : int
-        The number of clusters c, 1 <= c <= n.
-    n_init : int, default 10
-        Independent starts; the lowest inertia wins.
-    init : {"k-means++", "random"}
-        Seeding of Arthur & Vassilvitskii (2007), or ``n_clusters`` distinct rows at random.
-    max_iter : int, default 300
-        The largest number of Lloyd iterations per start.
-    random_state : int, RandomState or None
-        Seeds the starts (``sklearn.utils.check_random_state``).
-
-    Returns
-    -------
-    labels : ndarray of shape (n,)
-        The cluster of every point, in ``0, ..., n_clusters - 1``.
-    centres : ndarray of shape (n_clusters, d)
-        The cluster means of the best run (dense, also for sparse X).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not a finite 2-D array or sparse matrix, ``n_clusters`` is not in
-        [1, n], ``n_init`` or ``max_iter`` is below 1, or ``init`` is unknown.
-
-    Notes
-    -----
-    Each iteration costs :math:`O(ncd)` time (one product with the centres; for sparse X
-    :math:`O(c\,\mathrm{nnz})`) and :math:`O(nc)` memory, so in all
-    :math:`O(\text{n\_init}\cdot\text{iterations}\cdot ncd)` time. An empty cluster takes
-    the point farthest from its centre.
+    scikit-learn's ``KMeans`` sums in parallel chunks and takes an exact argmin, so a point
+    equidistant to round-off from two centres can change cluster with the CPU. Here a point
+    goes to the first centre within a relative 1e-9 of its nearest, centres are plain means, an
+    empty cluster takes the point farthest from its centre, and the best of ``n_init`` starts
+    (k-means++ of Arthur & Vassilvitskii (2007), or ``init="random"``: distinct random rows) is
+    the first within a relative 1e-9 of the lowest inertia. A dense X with fewer than 10%
+    non-zero entries (TF-IDF rows) is handled as sparse. Returns ``labels`` (n,) and the dense
+    ``centres`` (n_clusters, d). :math:`O(ncd)` time per iteration (:math:`O(c\,\mathrm{nnz})`
+    sparse), :math:`O(nc)` memory.
 
     Examples
     --------
@@ -638,15 +356,20 @@ def kmeans(X, n_clusters, *, n_init=10, init="k-means++", max_iter=300, random_s
     ValueError: n_clusters must be in [1, 6]; got 7. There are 6 points.
     """
     X = check_data(X, name="X", min_samples=1, accept_sparse=True)
-    if not sp.issparse(X) and np.count_nonzero(X) < 0.1 * X.size:
-        X = sp.csr_matrix(X)  # mostly zeros (TF-IDF rows): sparse products are far cheaper
     n = X.shape[0]
     c = check_int(n_clusters, "n_clusters", low=1, high=n, high_hint=f"There are {n} points.")
     n_init = check_int(n_init, "n_init", low=1)
     max_iter = check_int(max_iter, "max_iter", low=1)
     if init not in ("k-means++", "random"):
         raise ValueError(f"init must be 'k-means++' or 'random'; got {init!r}.")
-    rng = check_random_state(random_state)
+    return _kmeans(X, c, n_init, init, max_iter, check_random_state(random_state))
+
+
+def _kmeans(X, c, n_init, init, max_iter, rng):
+    """:func:`kmeans` on checked inputs (callers inside the module validate once)."""
+    if not sp.issparse(X) and np.count_nonzero(X) < 0.1 * X.size:
+        X = sp.csr_matrix(X)  # mostly zeros (TF-IDF rows): sparse products are far cheaper
+    n = X.shape[0]
     sparse = sp.issparse(X)
     x2 = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sparse else np.einsum("ij,ij->i", X, X)
 
@@ -704,97 +427,47 @@ def _spectral_embedding(X, n_components, n_neighbors):
 
 
 def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbors=10, random_state=None):
-    r"""Cluster-membership matrix U of shape (c, n) (one column per point), Sect. 4.1.
+    r"""Cluster-membership matrix U of shape (c, n), one column per point (Sect. 4.1).
 
-    The memberships from which Bodó & Csató (2010) build the reweighting kernels
-    :func:`rck_gaussian`, :func:`rck_dot` and :func:`rck_scaled` (eqs. (5)-(7)): crisp
+    Crisp memberships :math:`U_{ci} = 1` if point i is in cluster c, else 0 (so :math:`U^\top U`
+    is the same-cluster indicator), or soft ones, the E-step of a spherical Gaussian mixture at
+    the k-means solution,
 
     .. math::
 
-        U_{ci} = \begin{cases} 1 & \text{if point } i \text{ is in cluster } c,\\
-        0 & \text{otherwise,}\end{cases}
-        \qquad\text{or soft}\qquad
         U_{ci} = \frac{\exp(-\lVert z_i - m_c\rVert^2/2s^2)}
         {\sum_{c'}\exp(-\lVert z_i - m_{c'}\rVert^2/2s^2)},
 
-    so that every column sums to 1 and :math:`U^\top U` is the same-cluster indicator for
-    crisp memberships.
+    with z the space the method clusters in, :math:`m_c` its centres and :math:`s^2` the mean
+    squared distance of the points to their own centre. Columns sum to 1.
 
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Reweighting kernels").
+    ``method``: ``"kmeans"`` (:func:`kmeans`, 10 starts); ``"hierarchical"``, an
+    average-linkage cut into ``n_clusters`` (crisp only; tied merge heights can leave fewer
+    clusters, whose rows are zero); or ``"spectral"``, k-means on the spectral embedding (Ng,
+    Jordan & Weiss) of the symmetrised ``n_neighbors``-NN graph (the book's adaptive weights)
+    regularised as Qin & Rohe (2013), :math:`W + (\tau/n)\mathbf 1\mathbf 1^\top` with
+    :math:`\tau` = 1e-3 times the mean degree, so that the embedding is defined and the same on
+    every machine. ``n_clusters`` is c, in [1, n]; ``random_state`` seeds the k-means starts.
 
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows, finite).
-    method : {"kmeans", "hierarchical", "spectral"}
-        ``"kmeans"``: :func:`kmeans` (k-means++, 10 restarts). ``"hierarchical"``: average
-        linkage cut into ``n_clusters`` clusters (``fcluster``). ``"spectral"``: k-means on
-        the spectral embedding (Ng, Jordan & Weiss) of the symmetrised ``n_neighbors``-NN
-        graph with the book's adaptive weights, regularised as Qin & Rohe (2013) do with a
-        small :math:`\tau` (1e-3 times the mean degree) spread over every pair,
-        :math:`W + (\tau/n)\mathbf 1\mathbf 1^\top`, so that the graph is connected and
-        the embedding is defined (on a disconnected graph the leading eigenvectors are any
-        basis of the component indicators, which LAPACK chooses differently on different
-        machines). Dense: :math:`O(n^3)`.
-    n_clusters : int, default 2
-        The number of clusters c, 1 <= c <= n (the paper's K).
-    soft : bool, default False
-        Crisp one-hot columns, or (``"kmeans"`` and ``"spectral"`` only) soft memberships
-        :math:`u_{ci}\propto\exp(-\lVert z_i - m_c\rVert^2/2s^2)`, where z is the space the
-        method clusters in, :math:`m_c` its centres and :math:`s^2` the mean squared
-        distance of the points to their own centre (the E-step of a spherical Gaussian
-        mixture at the k-means solution). Columns sum to 1 either way.
-    n_neighbors : int, default 10
-        ``"spectral"`` only: the k of the k-NN graph (1 <= k < n).
-    random_state : int, RandomState or None
-        Seeds the k-means starts of ``"kmeans"`` and ``"spectral"``.
-
-    Returns
-    -------
-    U : ndarray of shape (n_clusters, n)
-        Non-negative memberships, one column per point, each column summing to 1. The
-        numbering of the clusters is arbitrary. A hierarchical cut can yield fewer than
-        ``n_clusters`` clusters (when merge heights tie); the rows it leaves are zero.
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not a finite 2-D array with at least 2 rows, ``n_clusters`` is not in
-        [1, n], ``method`` is unknown, ``soft=True`` with ``"hierarchical"``, or
-        ``n_neighbors`` is out of range for ``"spectral"``.
-
-    Notes
-    -----
-    ``"kmeans"``: time :math:`O(\text{iterations}\cdot ncd)` for each of 10 starts, memory
-    :math:`O(nc)` besides X. ``"hierarchical"``: time :math:`O(n^2d)`, memory about two
-    (n, n) float64 arrays. ``"spectral"``: the k-NN graph (:math:`O(n^2d)` at most), a
-    dense eigendecomposition, time :math:`O(n^3)` and memory a few (n, n) arrays, then
-    k-means on the (n, c) embedding.
+    Cost: as :func:`kmeans`; ``"hierarchical"`` :math:`O(n^2d)`, two (n, n) arrays;
+    ``"spectral"`` a dense eigendecomposition, :math:`O(n^3)`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import membership_matrix
     >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
-    >>> U = membership_matrix(X, "hierarchical", 2)
-    >>> U.astype(int)
+    >>> membership_matrix(X, "hierarchical", 2).astype(int)
     array([[1, 1, 1, 0, 0, 0],
            [0, 0, 0, 1, 1, 1]])
     >>> U_sp = membership_matrix(X, "spectral", 2, n_neighbors=2, random_state=0)
-    >>> (U_sp.T @ U_sp).astype(int)  # same-cluster indicator
-    array([[1, 1, 1, 0, 0, 0],
-           [1, 1, 1, 0, 0, 0],
-           [1, 1, 1, 0, 0, 0],
-           [0, 0, 0, 1, 1, 1],
-           [0, 0, 0, 1, 1, 1],
-           [0, 0, 0, 1, 1, 1]])
+    >>> (U_sp.T @ U_sp).astype(int)[0]  # same-cluster indicator
+    array([1, 1, 1, 0, 0, 0])
 
-    Soft k-means memberships of 0, 1, 2, 3 in two clusters: the point 1 belongs mostly,
-    not only, to the cluster {0, 1}.
+    Soft memberships of 0, 1, 2, 3 in two clusters: the point 1 belongs mostly, not only, to
+    {0, 1}:
 
     >>> U = membership_matrix(np.array([[0.0], [1.0], [2.0], [3.0]]), "kmeans", 2, soft=True, random_state=0)
-    >>> np.allclose(U.sum(axis=0), 1.0)
-    True
     >>> np.round(np.sort(U[:, 1]), 3)
     array([0.018, 0.982])
     """
@@ -814,7 +487,7 @@ def membership_matrix(X, method="kmeans", n_clusters=2, *, soft=False, n_neighbo
         Z = X
     else:
         raise ValueError(f"method must be 'kmeans', 'hierarchical' or 'spectral'; got {method!r}.")
-    labels, centres = kmeans(Z, c, n_init=10, random_state=rng.randint(2**31 - 1))
+    labels, centres = _kmeans(Z, c, 10, "k-means++", 300, check_random_state(rng.randint(2**31 - 1)))
     if not soft:
         return _one_hot(labels, c)
     D2 = squared_distances(Z, centres)
@@ -834,97 +507,29 @@ def _check_U(U):
 
 
 def rck_gaussian(U, sigma):
-    r"""RCK1, eq. (5): :math:`\exp(-\lVert U_{\cdot i} - U_{\cdot j}\rVert^2/2\sigma^2)`.
+    r"""RCK1, eq. (5): :math:`K_{rw,ij} = \exp(-\lVert U_{\cdot i} - U_{\cdot j}\rVert^2/2\sigma^2)`.
 
-    The first reweighting kernel of Bodó & Csató (2010),
-
-    .. math::
-
-        K_{rw,ij} = \exp\Bigl(-\frac{\lVert U_{\cdot i} - U_{\cdot j}\rVert^2}{2\sigma^2}\Bigr),
-
-    used as :math:`K = K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b`.
-    PSD (a Gaussian kernel of the membership vectors), entries in (0, 1], unit diagonal;
-    with crisp memberships it is 1 within a cluster and :math:`e^{-1/\sigma^2}` across
-    clusters.
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Reweighting kernels").
-
-    Parameters
-    ----------
-    U : array-like of shape (c, n)
-        Cluster memberships, one column per point (:func:`membership_matrix`), >= 0.
-    sigma : float
-        The bandwidth :math:`\sigma > 0`.
-
-    Returns
-    -------
-    K_rw : ndarray of shape (n, n)
-        The reweighting kernel, to be multiplied entrywise with a base kernel.
-
-    Raises
-    ------
-    ValueError
-        If ``U`` is not a finite 2-D array, has a negative entry, or ``sigma`` is not a
-        finite positive number.
-
-    Notes
-    -----
-    Time :math:`O(n^2c)`, memory one (n, n) float64 array (plus temporaries of that size
-    inside :func:`sslteach.kernels.rbf_kernel`).
+    A Gaussian kernel of the membership columns (:func:`membership_matrix`, entries >= 0):
+    PSD, entries in (0, 1], unit diagonal; crisp memberships give 1 within a cluster and
+    :math:`e^{-1/\sigma^2}` across. ``sigma`` > 0. Time :math:`O(n^2c)`, one (n, n) array.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import rck_gaussian
     >>> U = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])  # clusters {0, 1}, {2, 3}
-    >>> np.round(rck_gaussian(U, sigma=1.0), 3)  # exp(-1) across clusters
-    array([[1.   , 1.   , 0.368, 0.368],
-           [1.   , 1.   , 0.368, 0.368],
-           [0.368, 0.368, 1.   , 1.   ],
-           [0.368, 0.368, 1.   , 1.   ]])
+    >>> np.round(rck_gaussian(U, sigma=1.0)[0], 3)  # exp(-1) across clusters
+    array([1.   , 1.   , 0.368, 0.368])
     """
     return rbf_kernel(_check_U(U).T, sigma=sigma)
 
 
 def rck_dot(U, alpha):
-    r"""RCK2, eq. (6): :math:`U^\top U + \tfrac\alpha N\mathbf 1\mathbf 1^\top`, :math:`\alpha\in[0,1)`.
+    r"""RCK2, eq. (6): :math:`K_{rw} = U^\top U + \tfrac\alpha N\mathbf 1\mathbf 1^\top`, :math:`\alpha<1`.
 
-    PSD (a sum of two Gram matrices); crisp memberships give entries :math:`\alpha/N` (different
-    clusters) and :math:`1 + \alpha/N` (same cluster).
-
-    The second reweighting kernel of Bodó & Csató (2010), with N = n the number of points,
-
-    .. math::
-
-        K_{rw} = U^\top U + \frac{\alpha}{N}\mathbf 1\mathbf 1^\top,\qquad
-        K_{rw,ij} = \sum_c U_{ci}U_{cj} + \frac{\alpha}{N},
-
-    used as :math:`K = K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b`
-    (PSD by the Schur product theorem).
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Reweighting kernels").
-
-    Parameters
-    ----------
-    U : array-like of shape (c, n)
-        Cluster memberships, one column per point (:func:`membership_matrix`), >= 0.
-    alpha : float
-        The floor :math:`\alpha\in[0, 1)` of eq. (6).
-
-    Returns
-    -------
-    K_rw : ndarray of shape (n, n)
-        The reweighting kernel, to be multiplied entrywise with a base kernel.
-
-    Raises
-    ------
-    ValueError
-        If ``U`` is not a finite 2-D array or has a negative entry, or ``alpha`` is not in
-        [0, 1).
-
-    Notes
-    -----
-    Time :math:`O(n^2c)` (the product :math:`U^\top U`), memory one (n, n) float64 array.
+    With N = n points and :math:`0\le\alpha<1`, :math:`K_{rw,ij} = \sum_c U_{ci}U_{cj} + \alpha/N`: PSD (a
+    sum of two Gram matrices); crisp memberships give :math:`1 + \alpha/N` within a cluster and
+    :math:`\alpha/N` across. Time :math:`O(n^2c)`, one (n, n) array.
 
     Examples
     --------
@@ -933,11 +538,8 @@ def rck_dot(U, alpha):
     >>> from sslteach.kernels import rbf_kernel
     >>> U = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])  # clusters {0, 1}, {2, 3}
     >>> K_rw = rck_dot(U, alpha=0.5)  # alpha / N = 0.125
-    >>> np.round(K_rw, 3)
-    array([[1.125, 1.125, 0.125, 0.125],
-           [1.125, 1.125, 0.125, 0.125],
-           [0.125, 0.125, 1.125, 1.125],
-           [0.125, 0.125, 1.125, 1.125]])
+    >>> np.round(K_rw[0], 3)
+    array([1.125, 1.125, 0.125, 0.125])
     >>> K = K_rw * rbf_kernel(np.array([[0.0], [1.0], [2.0], [3.0]]), sigma=1.0)
     >>> bool(np.linalg.eigvalsh(K).min() > -1e-9)  # the Hadamard product stays PSD
     True
@@ -956,53 +558,18 @@ def rck_dot(U, alpha):
 
 
 def rck_scaled(U, beta):
-    r"""RCK3, eq. (7): :math:`\beta U^\top U + \tfrac1N\mathbf 1\mathbf 1^\top` with :math:`\beta > 0`.
+    r"""RCK3, eq. (7): :math:`K_{rw} = \beta\,U^\top U + \tfrac1N\mathbf 1\mathbf 1^\top`, :math:`\beta > 0`.
 
-    The third reweighting kernel of Bodó & Csató (2010), with N = n the number of points,
-
-    .. math::
-
-        K_{rw} = \beta\,U^\top U + \frac1N\mathbf 1\mathbf 1^\top,\qquad
-        K_{rw,ij} = \beta\sum_c U_{ci}U_{cj} + \frac1N,
-
-    used as :math:`K = K_{rw}\circ K_b` with a non-negative base kernel :math:`K_b`.
-    PSD (a sum of two Gram matrices); crisp memberships give entries :math:`1/N`
-    (different clusters) and :math:`\beta + 1/N` (same cluster).
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Reweighting kernels").
-
-    Parameters
-    ----------
-    U : array-like of shape (c, n)
-        Cluster memberships, one column per point (:func:`membership_matrix`), >= 0.
-    beta : float
-        The weight :math:`\beta > 0` of the same-cluster term.
-
-    Returns
-    -------
-    K_rw : ndarray of shape (n, n)
-        The reweighting kernel, to be multiplied entrywise with a base kernel.
-
-    Raises
-    ------
-    ValueError
-        If ``U`` is not a finite 2-D array or has a negative entry, or ``beta`` is not a
-        finite positive number.
-
-    Notes
-    -----
-    Time :math:`O(n^2c)` (the product :math:`U^\top U`), memory one (n, n) float64 array.
+    PSD; crisp memberships give :math:`\beta + 1/N` within a cluster and :math:`1/N` across;
+    :math:`O(n^2c)`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import rck_scaled
     >>> U = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]])  # clusters {0, 1}, {2, 3}
-    >>> np.round(rck_scaled(U, beta=2.0), 3)  # 1 / N = 0.25
-    array([[2.25, 2.25, 0.25, 0.25],
-           [2.25, 2.25, 0.25, 0.25],
-           [0.25, 0.25, 2.25, 2.25],
-           [0.25, 0.25, 2.25, 2.25]])
+    >>> np.round(rck_scaled(U, beta=2.0)[0], 3)  # 1 / N = 0.25
+    array([2.25, 2.25, 0.25, 0.25])
     """
     U = _check_U(U)
     beta = check_positive(beta, "beta")
@@ -1013,67 +580,26 @@ def rck_scaled(U, beta):
 
 
 def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
-    r"""The bagged cluster kernel of Weston et al. (2006): co-clustering frequencies.
-
-    k-means is run ``n_runs`` times from different random initialisations (one start
-    each); :math:`K_{ij}` is the fraction of runs that put i and j in the same cluster,
-    :math:`K = \tfrac1T\sum_t U_t^\top U_t`: PSD, entries in [0, 1], unit diagonal. The
-    paper multiplies it with a base kernel (:math:`K_{bag}\circ K_b`). Time
-    :math:`O(T(ncd\,\text{iter} + n^2))`.
-
-    In one formula, with :math:`c_t(i)` the cluster of point i in run t,
+    r"""The bagged cluster kernel (Weston et al.): co-clustering frequencies of T k-means runs.
 
     .. math::
 
         K_{bag,ij} = \frac1T\sum_{t=1}^T \mathbb 1\bigl[c_t(i) = c_t(j)\bigr]
         = \frac1T\sum_{t=1}^T \bigl(U_t^\top U_t\bigr)_{ij},
 
-    the average of crisp RCK2 kernels (:func:`rck_dot`) with :math:`\alpha = 0`: the
-    ancestor that the reweighting kernels of Bodó & Csató (2010) generalise, and the
-    "bagged" row of their Table 1 (:func:`table1_candidates`).
-
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2, "Reweighting kernels").
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows, finite).
-    n_clusters : int
-        The number of clusters c of every k-means run, 1 <= c <= n.
-    n_runs : int, default 10
-        The number of runs T, each one start of :func:`kmeans` with ``init="random"``.
-    random_state : int, RandomState or None
-        Seeds the runs.
-
-    Returns
-    -------
-    K_bag : ndarray of shape (n, n)
-        Co-clustering frequencies: symmetric, PSD, entries in {0, 1/T, ..., 1}, unit
-        diagonal.
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is not a finite 2-D array with at least 2 rows, ``n_runs`` is below 1 or
-        ``n_clusters`` is not in [1, n].
-
-    Notes
-    -----
-    Time :math:`O(T(ncd\cdot\text{iterations} + n^2))`; memory the (n, n) result plus
-    :math:`O(n^2)` for one run's co-membership indicator and :math:`O(nc)` for k-means.
+    with :math:`c_t(i)` the cluster of point i in run t, each run one random start of
+    :func:`kmeans` (``n_runs`` = T >= 1, ``n_clusters`` in [1, n]): the average of crisp RCK2
+    kernels with :math:`\alpha = 0`, which the reweighting kernels generalise, and the "bagged"
+    row of Table 1 (times a base kernel). PSD, entries in {0, 1/T, ..., 1}, unit diagonal. Time
+    :math:`O(T(ncd\cdot\text{iterations} + n^2))`, memory two (n, n) arrays.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import bagged_cluster_kernel
     >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
-    >>> K = bagged_cluster_kernel(X, 2, n_runs=10, random_state=0)
-    >>> np.round(K, 2)  # every run finds the two clusters
+    >>> np.round(bagged_cluster_kernel(X, 2, n_runs=10, random_state=0)[[0, 5]], 2)  # every run finds them
     array([[1., 1., 1., 0., 0., 0.],
-           [1., 1., 1., 0., 0., 0.],
-           [1., 1., 1., 0., 0., 0.],
-           [0., 0., 0., 1., 1., 1.],
-           [0., 0., 0., 1., 1., 1.],
            [0., 0., 0., 1., 1., 1.]])
     """
     X = check_data(X, name="X", min_samples=2)
@@ -1082,7 +608,7 @@ def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
     rng = check_random_state(random_state)
     K = np.zeros((X.shape[0], X.shape[0]))
     for _ in range(T):
-        labels, _ = kmeans(X, c, n_init=1, init="random", random_state=rng.randint(2**31 - 1))
+        labels, _ = _kmeans(X, c, 1, "random", 300, check_random_state(rng.randint(2**31 - 1)))
         K += labels[:, None] == labels[None, :]
     K /= T
     return K
@@ -1096,13 +622,9 @@ def bagged_cluster_kernel(X, n_clusters, n_runs=10, *, random_state=None):
 class DataDependentSVC(ClassifierMixin, BaseEstimator):
     r"""An SVM on a data-dependent kernel computed over labelled *and* unlabelled points.
 
-    ``fit(X, y)`` (``y = -1`` for unlabelled points) computes ``K = kernel(X)`` over all
-    rows, fits ``SVC(kernel="precomputed", C=C)`` on the labelled block and classifies
-    every row (``transduction_``). The method is transductive, as the paper says: to
-    classify a new point, include it in X (unlabelled) and fit again (with
-    ``kernel="hck"``, :meth:`predict` can also extend the kernel to new points).
-
-    With L the labelled rows, the SVM's decision value for every row i is
+    ``fit(X, y)`` (-1 = unlabelled) computes ``K = kernel(X)`` over all rows, fits
+    ``SVC(kernel="precomputed", C=C)`` on the labelled block and labels every row
+    (``transduction_``, labelled rows not clamped): with L the labelled rows,
 
     .. math::
 
@@ -1110,86 +632,52 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
         \max_{0\le\alpha_j\le C,\ \sum_j\alpha_j y_j = 0}\ \sum_{j\in L}\alpha_j
         - \tfrac12\sum_{j,k\in L}\alpha_j\alpha_k y_j y_k K_{jk}
 
-    (binary case, :math:`y_j = \pm1`; several classes are handled one against one by
-    LIBSVM), where K is computed from all points: the protocol of Bodó & Csató (2010), with
-    the kernels of their Algorithms 1 and 2 and eqs. (5)-(7).
+    (two classes; more are handled one against one by LIBSVM), the paper's protocol. The
+    method is transductive: :meth:`predict` returns ``transduction_`` for the training rows;
+    new points need ``kernel="hck"``, whose extension
+    (:meth:`HierarchicalClusterKernel.transform`) gives :math:`f(x) = \sum_{j\in L}\alpha_j
+    y_j k(x, x_j) + b`; with a callable kernel other rows are refused (add them to X as
+    unlabelled and fit again).
 
-    Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-    Parameters
-    ----------
-    kernel : "hck" or callable, default "hck"
-        ``"hck"``: :func:`hierarchical_cluster_kernel` with average linkage, the paper's
-        kernel; or a callable ``kernel(X) -> (n, n)`` PSD matrix, e.g.
-        ``functools.partial(hierarchical_cluster_kernel, linkage="single", metric="geodesic",
-        n_neighbors=7)`` (gHCK). Sparse X is accepted only with a callable that takes it.
-    C : float, default 1.0
-        The SVM's cost :math:`C > 0` (the box constraint of the dual).
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The class labels (the values of ``y`` other than -1), sorted.
-    kernel_ : ndarray of shape (n, n)
-        The kernel over all training rows.
-    svc_ : sklearn.svm.SVC
-        The SVM fitted on the labelled block ``kernel_[labeled_][:, labeled_]``.
-    transduction_ : ndarray of shape (n,)
-        The SVM's label for every training row (labelled rows included: they are not
-        clamped to their given labels).
-    decision_ : ndarray of shape (n,) or (n, n_classes)
-        The SVM's decision values :math:`f(x_i)` for every training row, (n,) for two
-        classes.
-    labeled_ : ndarray of shape (l,)
-        The indices of the labelled rows (``y != -1``).
-    hck_ : HierarchicalClusterKernel
-        With ``kernel="hck"`` only: the fitted kernel, used to classify new points.
-    X_fit_ : ndarray or sparse matrix of shape (n, d)
-        The training rows.
-    n_features_in_ : int
-        The number of features d seen by ``fit``.
-
-    See Also
-    --------
-    HierarchicalClusterKernel : The out-of-sample extension behind ``kernel="hck"``.
-    select_svm : Chooses the kernel's parameters and C on the labelled points.
+    ``kernel``: ``"hck"`` (:func:`hierarchical_cluster_kernel`, average linkage) or a callable
+    ``kernel(X) -> (n, n)`` such as gHCK (below; sparse X only with a callable that takes it);
+    ``C`` > 0, the SVM's cost.
+    Attributes: ``classes_``, ``labeled_`` (indices), ``kernel_`` (n, n), ``svc_`` (fitted on
+    the labelled block), ``transduction_``, ``decision_`` ((n,) for two classes), ``X_fit_``,
+    and ``hck_`` with ``kernel="hck"``.
 
     Notes
     -----
-    Cost of ``fit``: the kernel's (:math:`O(n^2d)` time and about three (n, n) float64
-    arrays for ``"hck"``), then the SVM on the l labelled rows (LIBSVM, roughly
-    :math:`O(l^2)` to :math:`O(l^3)` time, :math:`O(l^2)` memory) and its decision values
-    for all rows, :math:`O(nl)`.
+    ``fit``: the kernel's cost, LIBSVM on l labelled rows (:math:`O(l^2)` to :math:`O(l^3)`)
+    and :math:`O(nl)`; :meth:`predict` of p new points :math:`O(pnd + pl)`.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
-    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
-    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
-    estimators numeric labels in that check).
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers, since -1
+    marks unlabelled points (scikit-learn gives its own semi-supervised estimators numeric
+    labels in that check).
 
     Examples
     --------
-    Two clusters on a line with one label each (``-1``: unlabelled):
-
     >>> import functools
     >>> import numpy as np
     >>> from sslteach.cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
     >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
     >>> y = np.array([0, -1, -1, 1, -1, -1])
     >>> clf = DataDependentSVC(kernel="hck", C=1.0).fit(X, y)
-    >>> clf.transduction_
-    array([0, 0, 0, 1, 1, 1])
-    >>> clf.labeled_, clf.kernel_.shape
-    (array([0, 3]), (6, 6))
-    >>> clf.predict(np.array([[-1.0], [13.0]]))  # new points, through the HCK extension
-    array([0, 1])
-
-    Any kernel of all points, here gHCK with single linkage:
-
+    >>> clf.transduction_, clf.labeled_, np.sign(clf.decision_).astype(int)
+    (array([0, 0, 0, 1, 1, 1]), array([0, 3]), array([-1, -1, -1,  1,  1,  1]))
+    >>> clf.predict(np.array([[-1.0], [5.0], [13.0]]))  # new points, through the HCK extension
+    array([0, 0, 1])
     >>> ghck = functools.partial(
     ...     hierarchical_cluster_kernel, linkage="single", metric="geodesic", n_neighbors=2
     ... )
-    >>> DataDependentSVC(kernel=ghck).fit(X, y).transduction_
+    >>> clf = DataDependentSVC(kernel=ghck).fit(X, y)
+    >>> clf.predict(X)
     array([0, 0, 0, 1, 1, 1])
+    >>> clf.predict(np.array([[5.0]]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    ValueError: A data-dependent kernel is defined on the points it was computed from, ...
     """
 
     _parameter_constraints: dict = {
@@ -1203,53 +691,7 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        r"""Compute the kernel over every row of X and fit the SVM on the labelled rows.
-
-        :math:`K = \mathrm{kernel}(X)` over all n rows (labelled and unlabelled), the SVM
-        dual of the class docstring on the labelled block :math:`K_{LL}`, then the decision
-        values :math:`f(x_i) = \sum_{j\in L}\alpha_j y_j K_{ij} + b` and labels of every
-        row (``decision_``, ``transduction_``).
-
-        Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-            All points (at least 2 rows, finite); a sparse matrix only with a callable
-            ``kernel`` that accepts it.
-        y : array-like of shape (n,)
-            Numeric class labels, -1 for an unlabelled point; at least two classes must
-            be labelled.
-
-        Returns
-        -------
-        self : DataDependentSVC
-            The fitted classifier.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` or ``y`` is invalid (not finite, wrong length, non-numeric labels, fewer
-            than two labelled classes), a parameter is invalid, or ``kernel(X)`` does not
-            return an (n, n) matrix.
-
-        Notes
-        -----
-        Time: the kernel's (:math:`O(n^2d)` for ``"hck"``), the SVM on l labelled rows
-        (roughly :math:`O(l^2)` to :math:`O(l^3)`) and :math:`O(nl)` decision values.
-        Memory: the kernel's, about three (n, n) float64 arrays for ``"hck"``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.cluster_kernels import DataDependentSVC
-        >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
-        >>> clf = DataDependentSVC().fit(X, [0, -1, -1, 1, -1, -1])
-        >>> clf.classes_, clf.transduction_
-        (array([0, 1]), array([0, 0, 0, 1, 1, 1]))
-        >>> np.sign(clf.decision_).astype(int)  # negative: the first class
-        array([-1, -1, -1,  1,  1,  1])
-        """
+        """The kernel over all rows of X, the SVM on the labelled ones (two classes or more), all labels."""
         X, y = validate_fit_data(self, X, y, accept_sparse=callable(self.kernel), min_samples=2)
         y, lab, self.classes_, _ = check_labels(y, X.shape[0], min_classes=2, who="DataDependentSVC")
         if isinstance(self.kernel, str):  # "hck": the one kernel with an out-of-sample extension
@@ -1271,69 +713,7 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
         return self
 
     def predict(self, X=None):
-        r"""The labels of the training rows (``transduction_``), or of new points with ``"hck"``.
-
-        With ``kernel="hck"`` new rows are classified through the out-of-sample extension
-        :meth:`HierarchicalClusterKernel.transform` (at a training row it gives that row of
-        the kernel, so ``predict(X_train)`` is ``transduction_``). With a callable kernel,
-        ``X``, when given, must be the very rows the model was fitted on (the kernel is
-        defined on them only); anything else raises ``ValueError`` rather than returning
-        labels that belong to other points.
-
-        For a new point x (``kernel="hck"``) the SVM's decision value is
-
-        .. math::
-
-            f(x) = \sum_{j\in L}\alpha_j y_j\,k(x, x_j) + b,
-
-        with :math:`k(x, x_j)` the out-of-sample HCK value (Gower's formula on the
-        dendrogram extended by x); the paper itself is transductive (Bodó & Csató, 2010,
-        leave the extension to future work).
-
-        Derived in :doc:`/notebooks/02_cluster_kernels` (Chapter 2).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, d), optional
-            None (the default) or the training rows: the labels ``transduction_``. New
-            points: only with ``kernel="hck"``.
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n,) or (p,)
-            A class label of ``classes_`` for every row.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If :meth:`fit` has not been called (a subclass of ``ValueError``).
-        ValueError
-            If ``X`` is not a finite 2-D array with the training number of features, or,
-            with a callable kernel, ``X`` is not the training rows in their order.
-
-        Notes
-        -----
-        Without new points: :math:`O(nd)` time for comparing X with the training rows.
-        New points with ``"hck"``: time :math:`O(pnd)` for the extension and :math:`O(pl)`
-        for the SVM, memory the (p, n) extended kernel.
-
-        Examples
-        --------
-        >>> import functools
-        >>> import numpy as np
-        >>> from sslteach.cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
-        >>> X = np.array([[0.0], [1.0], [2.0], [10.0], [11.0], [12.0]])
-        >>> y = [0, -1, -1, 1, -1, -1]
-        >>> DataDependentSVC().fit(X, y).predict(np.array([[-1.0], [5.0], [13.0]]))
-        array([0, 0, 1])
-        >>> clf = DataDependentSVC(functools.partial(hierarchical_cluster_kernel, linkage="single")).fit(X, y)
-        >>> clf.predict(X)
-        array([0, 0, 0, 1, 1, 1])
-        >>> clf.predict(np.array([[5.0]]))  # doctest: +ELLIPSIS
-        Traceback (most recent call last):
-            ...
-        ValueError: A data-dependent kernel is defined on the points it was computed from, ...
-        """
+        """The labels of the training rows (X None or those rows), or of new points with ``"hck"``."""
         check_is_fitted(self, "transduction_")
         if X is not None:
             X = validate_fit_data(self, X, accept_sparse=callable(self.kernel), reset=False)
@@ -1351,360 +731,3 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
                     "(y = -1) and fit again, or use kernel='hck', which extends to new points."
                 )
         return self.transduction_
-
-
-# ----------------------------------------------------------------------------------------
-# the protocol of Table 1, shared by Chapter 2 and scripts/reproduce_ch2.py
-# ----------------------------------------------------------------------------------------
-
-#: the 18 kernel rows of Table 1 of Bodó & Csató (2010) that sslteach computes, in the paper's
-#: order; the keys of :func:`table1_candidates` (the ISOMAP, neighbourhood, multi-type and
-#: LapSVM rows are not implemented)
-TABLE1_ROWS = (
-    ["linear", "Gaussian", "bagged"]
-    + [f"HCK, {k}" for k in LINKAGES]
-    + [f"gHCK, {k}" for k in LINKAGES]
-    + [f"RCK{i}, {m}" for i in (1, 2, 3) for m in ("k-means", "hierarchical", "spectral")]
-)
-
-
-def table1_candidates(
-    X,
-    *,
-    n_neighbors=10,
-    cluster_counts=(2, 10),
-    sigma_factors=(0.25, 0.5, 1.0, 2.0, 4.0),
-    n_runs=10,
-    rck_sigma=1.0,
-    rck_alpha=0.5,
-    rck_beta=1.0,
-    squared=True,
-    unit_diagonal=True,
-    random_state=0,
-):
-    r"""Every kernel row of Table 1 of Bodó & Csató (2010) with its candidate parameters.
-
-    All kernels are computed over every row of X (labelled and unlabelled), without labels:
-
-    * ``linear``; ``Gaussian`` with :math:`\sigma` = ``sigma_factors`` times the median
-      pairwise distance;
-    * ``bagged``: :func:`bagged_cluster_kernel` (``n_runs`` k-means runs) for each of
-      ``cluster_counts``, times the base kernel;
-    * ``HCK``/``gHCK`` with each linkage (cophenetic distances squared when ``squared``,
-      plain otherwise; gHCK on the ``n_neighbors``-NN graph);
-    * ``RCK1-3`` (eqs. 5-7 with the fixed ``rck_sigma``, ``rck_alpha``, ``rck_beta``) on the
-      crisp memberships of k-means, an average-linkage cut and spectral clustering, for each
-      of ``cluster_counts``, times the base kernel.
-
-    The base kernel of the reweighted rows is the Gaussian with :math:`\sigma` = the median
-    distance (non-negative, as Sect. 4 requires). With ``unit_diagonal`` each kernel is
-    divided by the mean of its diagonal so that one grid of SVM costs C suits all of them
-    (the book's sound protocol); ``unit_diagonal=False, squared=False`` gives the raw
-    kernels of the paper's own protocol (LIBSVM's C = 1 on them reproduces its Table 1 for
-    the linear and HCK rows, Chapter 2's reproduction page). In formulas, with
-    :math:`\mathrm{med}` the median of :math:`\lVert x_i - x_j\rVert` over the pairs
-    :math:`i < j`,
-
-    .. math::
-
-        K_{b,ij} = \exp\Bigl(-\frac{\lVert x_i - x_j\rVert^2}{2\,\mathrm{med}^2}\Bigr),\qquad
-        K = K_{rw}\circ K_b \ \text{(reweighted rows)},\qquad
-        K \leftarrow \frac{K}{\tfrac1n\operatorname{tr}K}\ \text{(when unit\_diagonal)}.
-
-    Used in :doc:`/notebooks/02_cluster_kernels_reproduction` (Chapter 2, Table 1); also used by
-    ``scripts/reproduce_ch2.py``.
-
-    Parameters
-    ----------
-    X : array-like of shape (n, d)
-        All points, labelled and unlabelled alike (at least 2 rows, finite); no labels
-        are used.
-    n_neighbors : int, default 10
-        The k of the k-NN graph of gHCK and of spectral clustering.
-    cluster_counts : tuple of int, default (2, 10)
-        The candidate numbers of clusters c of the bagged and reweighted rows.
-    sigma_factors : tuple of float, default (0.25, 0.5, 1.0, 2.0, 4.0)
-        The candidate widths of the Gaussian row, as multiples of the median distance.
-    n_runs : int, default 10
-        The k-means runs T of the bagged kernel.
-    rck_sigma : float, default 1.0
-        :math:`\sigma` of RCK1 (eq. (5)).
-    rck_alpha : float, default 0.5
-        :math:`\alpha` of RCK2 (eq. (6)).
-    rck_beta : float, default 1.0
-        :math:`\beta` of RCK3 (eq. (7)).
-    squared : bool, default True
-        HCK/gHCK with :math:`M = u\circ u` (the paper's text) when True, :math:`M = u`
-        (its Algorithm 1, step 2) when False.
-    unit_diagonal : bool, default True
-        Divide every kernel by the mean of its diagonal; False keeps the raw kernels.
-    random_state : int, RandomState or None, default 0
-        Seeds the k-means runs (bagged kernel, k-means and spectral memberships).
-
-    Returns
-    -------
-    candidates : dict
-        Maps each name of :data:`TABLE1_ROWS` to a list of ``(params, K)`` pairs, the
-        input of :func:`select_svm`: ``params`` is a dict of the kernel's parameters
-        (``{}``, ``{"sigma/median": f}`` or ``{"clusters": c}``), ``K`` an ndarray of
-        shape (n, n) (with mean diagonal 1 when ``unit_diagonal``).
-
-    Raises
-    ------
-    ValueError
-        If ``X`` is invalid, at least half the pairs of rows are identical (median
-        distance 0), ``n_neighbors`` or a cluster count is out of range, or an RCK
-        parameter is invalid.
-
-    Notes
-    -----
-    Time :math:`O(n^2d)` for the distances, :math:`O(n^2\log n + n\,\mathrm{nnz})` for
-    the geodesic ones, :math:`O(n^2)` per linkage, one dense :math:`O(n^3)`
-    eigendecomposition per cluster count (spectral memberships) and the k-means runs
-    (:math:`O(ncd)` per iteration). Memory: the result holds
-    ``7 + len(sigma_factors) + 10 * len(cluster_counts)`` (n, n) float64 matrices, 32 with
-    the defaults (about 580 MB at n = 1500), plus a few (n, n) temporaries.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sslteach.cluster_kernels import TABLE1_ROWS, table1_candidates
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.r_[rng.normal(0.0, 0.5, (15, 2)), rng.normal(4.0, 0.5, (15, 2))]
-    >>> candidates = table1_candidates(X, n_runs=3)
-    >>> sorted(candidates) == sorted(TABLE1_ROWS)
-    True
-    >>> [params["sigma/median"] for params, _ in candidates["Gaussian"]]
-    [0.25, 0.5, 1.0, 2.0, 4.0]
-    >>> [params for params, _ in candidates["RCK2, spectral"]]
-    [{'clusters': 2}, {'clusters': 10}]
-    >>> params, K = candidates["HCK, average"][0]
-    >>> params, K.shape, bool(np.isclose(np.mean(np.diag(K)), 1.0))
-    ({}, (30, 30), True)
-    """
-    X = check_data(X, name="X", min_samples=2)
-    for flag, name in ((squared, "squared"), (unit_diagonal, "unit_diagonal")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name} must be True or False; got {flag!r}.")
-    rng = check_random_state(random_state)
-    D2 = squared_distances(X)
-    sigma_factors = [float(f) for f in check_vector(sigma_factors, "sigma_factors", low=0, strict_low=True)]
-    med = float(np.sqrt(np.median(D2[np.triu_indices(X.shape[0], 1)])))
-    if med == 0:
-        raise ValueError(
-            "At least half the pairs of rows of X are identical (median distance 0), so the Gaussian "
-            "kernels of Table 1, whose widths are multiples of that median, are undefined; remove "
-            "duplicate rows (np.unique(X, axis=0))."
-        )
-
-    def scaled(K):
-        if unit_diagonal:
-            K /= np.mean(np.diag(K))
-        return K
-
-    def gauss(s):
-        return np.exp(D2 / (-2.0 * s * s))
-
-    base = gauss(med)
-    out = {"linear": [({}, scaled(X @ X.T))]}
-    out["Gaussian"] = [({"sigma/median": f}, scaled(gauss(f * med))) for f in sigma_factors]
-    out["bagged"] = [
-        (
-            {"clusters": c},
-            scaled(bagged_cluster_kernel(X, c, n_runs, random_state=rng.randint(2**31 - 1)) * base),
-        )
-        for c in cluster_counts
-    ]
-    condensed = {
-        "HCK": squareform(np.sqrt(D2), checks=False),
-        "gHCK": squareform(geodesic_distances(X, n_neighbors=n_neighbors), checks=False),
-    }
-    trees = {}
-    for name, dc in condensed.items():
-        for k in LINKAGES:
-            u, trees[(name, k)] = _cophenetic_from_condensed(dc, k)
-            if squared:
-                np.square(u, out=u)
-            out[f"{name}, {k}"] = [({}, scaled(mds_kernel(u)))]
-            del u
-    del condensed
-    rck = {
-        1: lambda U: rck_gaussian(U, rck_sigma),
-        2: lambda U: rck_dot(U, rck_alpha),
-        3: lambda U: rck_scaled(U, rck_beta),
-    }
-    for method, label in (("kmeans", "k-means"), ("hierarchical", "hierarchical"), ("spectral", "spectral")):
-        if method == "hierarchical":  # the average-linkage tree of the HCK row, cut (= membership_matrix)
-            Z = trees[("HCK", "average")]
-            Us = {c: _one_hot(sch.fcluster(Z, t=c, criterion="maxclust") - 1, c) for c in cluster_counts}
-        else:
-            Us = {
-                c: membership_matrix(X, method, c, random_state=rng.randint(2**31 - 1))
-                for c in cluster_counts
-            }
-        for i, f in rck.items():
-            out[f"RCK{i}, {label}"] = [({"clusters": c}, scaled(f(U) * base)) for c, U in Us.items()]
-    return out
-
-
-def _cv_accuracy(K, y, C, folds):
-    correct = 0
-    for train, test in folds:
-        classes = np.unique(y[train])
-        if classes.size < 2:
-            pred = np.full(test.size, classes[0])
-        else:
-            pred = (
-                SVC(kernel="precomputed", C=C)
-                .fit(K[np.ix_(train, train)], y[train])
-                .predict(K[np.ix_(test, train)])
-            )
-        correct += int(np.sum(pred == y[test]))
-    return correct / sum(t.size for _, t in folds)
-
-
-#: Two labelled-only scores closer than this count as tied in :func:`select_svm` (they are
-#: multiples of 1/l, so a tie is an equality; the tolerance only absorbs round-off).
-SCORE_TIE_TOL = 1e-9
-
-
-def select_svm(
-    candidates, y, labeled, *, Cs=(1.0, 0.1, 10.0, 100.0), n_folds=5, random_state=0, return_prediction=False
-):
-    r"""Choose (kernel parameters, C) by cross-validation on the labelled points only.
-
-    Leave-one-out when there are at most 20 labelled points, else stratified
-    ``n_folds``-fold; a fold whose training part has one class predicts that class. The
-    chosen SVM is fitted on all labelled points and scored on the others: the labels of
-    the unlabelled points are used for that score only.
-
-    With L the labelled points, :math:`F_1, \dots, F_m` the folds of L and
-    :math:`\hat y^{(-f)}_{\theta, C}` the SVM (kernel candidate :math:`\theta`, cost C)
-    trained on :math:`L\setminus F_f`,
-
-    .. math::
-
-        s(\theta, C) = \frac1{\lvert L\rvert}\sum_{f=1}^m
-        \sum_{i\in F_f}\mathbb 1\bigl[\hat y^{(-f)}_{\theta, C}(x_i) = y_i\bigr],\qquad
-        \text{accuracy} = \frac{1}{n - \lvert L\rvert}\sum_{i\notin L}
-        \mathbb 1\bigl[\hat y_{\hat\theta, \hat C}(x_i) = y_i\bigr].
-
-    **Tie rule.** The candidates whose score is within :data:`SCORE_TIE_TOL` of the best
-    are tied. With 10 labels and leave-one-out, ties are common, and many tied SVMs predict
-    one class for every point (the labelled-only score cannot tell them apart). Among the
-    tied candidates, the first (in the order: candidates as given, then ``Cs`` as given)
-    whose SVM, fitted on all labelled points, does *not* assign every unlabelled point to
-    one class wins; only when all tied candidates predict one class does the first of them
-    win. The rule looks at the predicted classes of the unlabelled points, never at their
-    labels. (Leave-one-out is also used when a class has fewer than ``n_folds`` labelled
-    points.)
-
-    Used in :doc:`/notebooks/02_cluster_kernels_reproduction` (Chapter 2, the sound
-    protocol); also used by ``scripts/reproduce_ch2.py``.
-
-    Parameters
-    ----------
-    candidates : iterable of (dict, ndarray of shape (n, n))
-        ``(params, K)`` pairs, e.g. one row of :func:`table1_candidates`; ``K`` is a
-        kernel over all n points.
-    y : array-like of shape (n,)
-        The true label of every point (no -1 marks). Only ``y[labeled]`` is used for the
-        choice; the other labels only score it.
-    labeled : array-like of int or bool
-        The indices of the labelled points, or a boolean mask of length n.
-    Cs : tuple of float, default (1.0, 0.1, 10.0, 100.0)
-        The candidate SVM costs, in the order the tie rule uses (LIBSVM's default first).
-    n_folds : int, default 5
-        The folds of the stratified cross-validation (more than 20 labelled points).
-    random_state : int, RandomState or None, default 0
-        Seeds the shuffling of the stratified folds.
-    return_prediction : bool, default False
-        Also return the chosen SVM's predictions on the points not in ``labeled``.
-
-    Returns
-    -------
-    accuracy : float
-        The accuracy of the chosen SVM on the points not in ``labeled``, in [0, 1].
-    params : dict
-        The chosen candidate's ``params`` with the chosen cost under ``"C"``, its
-        labelled-only score under ``"cv"`` and the number of tied candidates under
-        ``"tied"``.
-    prediction : ndarray of shape (n - l,)
-        Only with ``return_prediction``: the predicted classes of the unlabelled points
-        (in increasing index order).
-
-    Raises
-    ------
-    ValueError
-        If ``y`` is invalid or ``labeled`` holds indices outside [0, n - 1], repeats an
-        index or is empty; scikit-learn's ``SVC`` raises it too when the labelled points
-        hold only one class.
-
-    Notes
-    -----
-    Time: for each candidate and C one SVM per fold on at most l labelled points
-    (:math:`l` fits with leave-one-out), LIBSVM roughly :math:`O(l^2)` to :math:`O(l^3)`
-    each, so at most :math:`\lvert\text{candidates}\rvert\cdot\lvert\text{Cs}\rvert\cdot l`
-    fits; then one fit and prediction, :math:`O((n - l)\,l)`, per tied candidate examined.
-    Memory :math:`O(l^2)` besides the candidate kernels.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sslteach.cluster_kernels import select_svm, table1_candidates
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.r_[rng.normal(0.0, 0.5, (15, 2)), rng.normal(4.0, 0.5, (15, 2))]
-    >>> y = np.repeat([0, 1], 15)
-    >>> candidates = table1_candidates(X, n_runs=3)
-    >>> accuracy, params = select_svm(candidates["RCK2, k-means"], y, labeled=[0, 1, 15, 16])
-    >>> type(accuracy).__name__, 0.0 <= accuracy <= 1.0, sorted(params)
-    ('float', True, ['C', 'clusters', 'cv', 'tied'])
-    """
-    from sklearn.model_selection import StratifiedKFold
-
-    y = check_labels(y, np.shape(y)[0] if np.ndim(y) else 0, unlabeled=None, who="select_svm")[0]
-    lab = check_indices(labeled, y.shape[0])
-    if lab.size == y.size:
-        raise ValueError(
-            "Every point is labelled, so none is left to score the chosen SVM on; leave some out."
-        )
-    candidates = list(candidates)
-    if not candidates:
-        raise ValueError("candidates is empty; pass (params, K) pairs, e.g. a row of table1_candidates.")
-    for _, K in candidates:
-        check_square(K, name="each candidate kernel K")
-        if K.shape[0] != y.size:
-            raise ValueError(f"A candidate kernel is {K.shape}, but y has {y.size} points.")
-    Cs = [check_positive(C, "each C in Cs") for C in np.atleast_1d(Cs)]
-    if not Cs:
-        raise ValueError("Cs is empty; pass at least one positive C.")
-    yl = y[lab]
-    if np.unique(yl).size < 2:
-        raise ValueError(
-            f"The labelled points (labeled) are all of class {yl[0]!r}; an SVM needs at least two "
-            "classes among them."
-        )
-    if lab.size <= 20 or np.bincount(np.unique(yl, return_inverse=True)[1]).min() < n_folds:
-        folds = [(np.delete(np.arange(lab.size), i), np.array([i])) for i in range(lab.size)]
-    else:
-        skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-        folds = list(skf.split(np.zeros(lab.size), yl))
-    scored = []  # (score, params, C, K) in the stated order
-    for params, K in candidates:
-        KL = K[np.ix_(lab, lab)]
-        for C in Cs:
-            scored.append((_cv_accuracy(KL, yl, C, folds), params, C, K))
-    best = max(s for s, *_ in scored)
-    tied = [t for t in scored if t[0] >= best - SCORE_TIE_TOL]
-    rest = np.setdiff1d(np.arange(y.size), lab)
-    choice = None
-    for score, params, C, K in tied:  # the first tied candidate that does not predict one class
-        pred = SVC(kernel="precomputed", C=C).fit(K[np.ix_(lab, lab)], yl).predict(K[np.ix_(rest, lab)])
-        if choice is None:
-            choice = (score, params, C, pred)
-        if np.unique(pred).size > 1:
-            choice = (score, params, C, pred)
-            break
-    score, params, C, pred = choice
-    out = (float(np.mean(pred == y[rest])), {**params, "C": C, "cv": float(score), "tied": len(tied)})
-    return (*out, pred) if return_prediction else out

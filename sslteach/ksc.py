@@ -1,6 +1,7 @@
-r"""Kernel spectral clustering and its semi-supervised form (Alzate & Suykens, 2012), and LapSVM.
+r"""Kernel spectral clustering and its semi-supervised form, and LapSVM (Chapter 4).
 
-Chapter 4 of the book. The pieces:
+Derived in :doc:`/notebooks/04_semi_supervised_ksc`; equation numbers are those of Alzate &
+Suykens (2012), Sect. numbers too unless said otherwise.
 
 * :func:`kernel_spectral_clustering`: the core model (Sect. II), the eigenproblem (3)
   :math:`D^{-1}M_D\Omega\alpha = \lambda\alpha` solved through an equivalent symmetric one.
@@ -11,15 +12,26 @@ Chapter 4 of the book. The pieces:
   localised solution (15)), with :func:`fisher_criterion`, :func:`ssf_criterion` (16)-(17)
   and :func:`select_semi_ksc`, the grid search on validation data.
 * :class:`OneVsRestSemiKSC`: the multi-class extension the paper leaves to future work.
-* :class:`LapSVM`: the Laplacian SVM of Belkin, Niyogi & Sindhwani (2006), the paper's
-  baseline, through its dual QP (cvxpy).
+* :class:`LapSVM`: the Laplacian SVM (Belkin et al., 2006), the paper's baseline, through
+  its dual QP (cvxpy).
 
-Kernels follow the paper (and LS-SVMlab): :math:`K(x, z) = \exp(-\lVert x - z\rVert^2/\sigma^2)`,
-called ``sigma2`` here. In the book's convention (:func:`sslteach.kernels.rbf_kernel`) this
-is ``sigma = sqrt(sigma2 / 2)``.
+Chapter 4's experiment (Sect. IV-B) is :func:`sslteach.protocols.ch4.evaluate_protocol`.
 
-Labels: the low-level functions take the paper's ``y`` in {-1, 0, +1} (0 = unlabelled); the
-estimators take scikit-learn's (-1 = unlabelled, any two class labels).
+**Bandwidth.** ``sigma2`` is the paper's (and LS-SVMlab's) :math:`\sigma^2` in
+:math:`K(x, z) = \exp(-\lVert x - z\rVert^2/\sigma^2)`, so twice the book's :math:`\sigma^2`
+of :func:`sslteach.kernels.rbf_kernel`: ``sigma = sqrt(sigma2 / 2)``.
+
+**Labels.** The low-level functions take the paper's ``y`` in {-1, 0, +1} (0 = unlabelled);
+the estimators take scikit-learn's (-1 = unlabelled, any two numeric class labels; the
+second of ``classes_`` is the paper's +1).
+
+References
+----------
+Alzate, C. and Suykens, J. A. K. (2012). A semi-supervised formulation to binary kernel
+spectral clustering. *IJCNN 2012*, 1-8.
+
+Belkin, M., Niyogi, P. and Sindhwani, V. (2006). Manifold regularization: a geometric
+framework for learning from labeled and unlabeled examples. *JMLR* 7, 2399-2434.
 """
 
 from __future__ import annotations
@@ -39,7 +51,6 @@ from sklearn.utils.validation import check_is_fitted
 from ._decisions import argmax_rows, first_best, orient_columns
 from ._validation import (
     check_data,
-    check_indices,
     check_int,
     check_labels,
     check_positive,
@@ -61,7 +72,6 @@ __all__ = [
     "select_semi_ksc",
     "OneVsRestSemiKSC",
     "LapSVM",
-    "evaluate_protocol",
 ]
 
 #: reciprocal condition number below which eq. (8) is refused as numerically singular
@@ -74,43 +84,13 @@ C_RTOL = float(np.sqrt(np.finfo(float).eps))
 
 
 def ksc_kernel(X, Y=None, *, sigma2):
-    r"""The paper's RBF kernel :math:`\exp(-\lVert x_i - y_j\rVert^2/\sigma^2)`.
+    r"""The paper's RBF kernel, :math:`\Omega_{ij} = \exp(-\lVert x_i - y_j\rVert^2/\sigma^2)`.
 
-    .. math:: \Omega_{ij} = K(x_i, y_j) = \exp\!\left(-\frac{\lVert x_i - y_j\rVert^2}{\sigma^2}\right),
-
-    the kernel of Alzate & Suykens (2012) (and of LS-SVMlab), a non-negative similarity as
-    kernel spectral clustering requires (Sect. II-B of the paper, which gives the kernel no
-    equation number). It equals :func:`sslteach.kernels.rbf_kernel` with
-    ``sigma = sqrt(sigma2 / 2)``, the book's convention :math:`\exp(-\lVert x - y\rVert^2/(2\sigma^2))`.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        The points :math:`x_i`, one per row; finite and numeric.
-    Y : array-like of shape (n_samples_Y, n_features), optional
-        The points :math:`y_j`. Defaults to ``X``, which gives the symmetric training kernel
-        matrix :math:`\Omega` with ones on its diagonal.
-    sigma2 : float
-        The bandwidth :math:`\sigma^2 > 0` (keyword only).
-
-    Returns
-    -------
-    K : ndarray of shape (n_samples, n_samples_Y)
-        ``K[i, j]`` is :math:`\exp(-\lVert x_i - y_j\rVert^2/\sigma^2)`, in [0, 1] (float64).
-
-    Raises
-    ------
-    ValueError
-        If ``sigma2`` is not a finite number > 0, or if ``X`` or ``Y`` is not a finite 2-D
-        numeric array, or they have different numbers of features (as in
-        :func:`sslteach.kernels.rbf_kernel`).
-
-    Notes
-    -----
-    Cost: time :math:`O(npd)` for n rows of ``X``, p rows of ``Y`` and d features; memory
-    one (n, p) array.
+    A non-negative similarity, as kernel spectral clustering requires (Sect. II-B; no equation
+    number). It is :func:`sslteach.kernels.rbf_kernel` with ``sigma = sqrt(sigma2 / 2)``.
+    ``Y`` defaults to ``X`` (the symmetric training matrix, ones on the diagonal); ``sigma2``
+    > 0 is keyword only. Returns an (n, p) array in [0, 1]; a ValueError for a bad ``sigma2``
+    or data (as ``rbf_kernel``). Cost :math:`O(npd)` time, one (n, p) array.
 
     Examples
     --------
@@ -124,8 +104,6 @@ def ksc_kernel(X, Y=None, *, sigma2):
            [0.018, 0.007, 1.   ]])
     >>> bool(np.allclose(ksc_kernel(X, sigma2=2.0), rbf_kernel(X, sigma=1.0)))
     True
-    >>> ksc_kernel(X, X[:1], sigma2=1.0).shape
-    (3, 1)
     """
     sigma2 = check_positive(sigma2, "sigma2")
     if not np.isfinite(1.0 / sigma2):
@@ -153,79 +131,57 @@ def _degrees(Omega, name="Omega"):
 
 
 def kernel_spectral_clustering(Omega, n_clusters):
-    r"""Core binary/multiway kernel spectral clustering, Sect. II of Alzate & Suykens (2012).
+    r"""Core binary/multiway kernel spectral clustering (Sect. II).
 
-    Solves the dual eigenproblem, eq. (3) of Alzate & Suykens (2012), with the weighting
-    :math:`V = D^{-1}` (:math:`D = \mathrm{diag}(d)`, degrees :math:`d_i = \sum_j\Omega_{ij}`),
+    Solves the dual eigenproblem (3) with the weighting :math:`V = D^{-1}` (degrees
+    :math:`d_i = \sum_j\Omega_{ij}`),
 
     .. math:: D^{-1}M_D\Omega\alpha^{(l)} = \lambda_l\alpha^{(l)}, \qquad
        M_D = I_N - \frac{1}{1_N^TD^{-1}1_N}1_N1_N^TD^{-1},
 
-    for the :math:`n_e = k - 1` largest eigenvalues. :math:`D^{-1}M_D = D^{-1/2}(I - uu^T)D^{-1/2}`
-    with :math:`u = D^{-1/2}1/\lVert D^{-1/2}1\rVert`, so with :math:`P = I - uu^T` the
-    eigenvectors are :math:`\alpha = D^{-1/2}z` for the top eigenvectors :math:`z` of the
-    symmetric matrix :math:`P D^{-1/2}\Omega D^{-1/2} P` (the same non-zero eigenvalues).
-    The biases and the training projections are
+    for the :math:`k - 1` largest eigenvalues. :math:`D^{-1}M_D = D^{-1/2}(I - uu^T)D^{-1/2}`
+    with :math:`u = D^{-1/2}1/\lVert D^{-1/2}1\rVert`, so :math:`\alpha = D^{-1/2}z` for the top
+    eigenvectors :math:`z` of the symmetric :math:`P D^{-1/2}\Omega D^{-1/2} P`,
+    :math:`P = I - uu^T`. Biases and training projections:
 
     .. math:: b_l = -\frac{1_N^TD^{-1}\Omega\alpha^{(l)}}{1_N^TD^{-1}1_N}, \qquad
-       e^{(l)} = \Omega\alpha^{(l)} + b_l1_N = M_D\Omega\alpha^{(l)},
+       e^{(l)} = \Omega\alpha^{(l)} + b_l1_N = M_D\Omega\alpha^{(l)}.
 
-    and the clusters are read from the sign patterns of the rows of :math:`e` (Sect. II-C):
-    the k most frequent patterns are the codewords, and each point goes to the nearest one.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
+    Decoding (Sect. II-C): the k most frequent sign patterns of the rows of :math:`e` (0
+    counts as +1; equal counts in lexicographic order) are the codewords, and each point goes
+    to the nearest (Hamming distance, ties to the more frequent); a UserWarning when fewer than
+    k patterns occur.
 
     Parameters
     ----------
     Omega : array-like of shape (N, N)
-        Symmetric kernel matrix with non-negative entries and no zero row (e.g.
-        :func:`ksc_kernel`).
+        Symmetric, non-negative, no zero row (e.g. :func:`ksc_kernel`).
     n_clusters : int
-        The number of clusters k, with 2 <= k <= N - 1; the model has k - 1 projections.
+        k, with 2 <= k <= N - 1.
 
     Returns
     -------
     result : Bunch
-        With the keys
-
-        - ``eigvals``: ndarray of shape (k-1,), the eigenvalues :math:`\lambda_l`, descending;
-        - ``alpha``: ndarray of shape (N, k-1), the eigenvectors :math:`\alpha^{(l)}`, unit-norm
-          columns with the largest-magnitude entry positive;
-        - ``b``: ndarray of shape (k-1,), the biases :math:`b_l`;
-        - ``e``: ndarray of shape (N, k-1), the projections :math:`e^{(l)}`;
-        - ``codebook``: ndarray of shape (k, k-1) in {-1, +1}, the k most frequent sign
-          patterns of ``e`` (0 counts as +1), most frequent first; fewer than k rows when
-          fewer than k patterns occur;
-        - ``labels``: ndarray of shape (N,), the row of ``codebook`` nearest to each point's
-          sign pattern (Hamming distance, ties to the more frequent codeword).
-
-    Raises
-    ------
-    ValueError
-        If ``Omega`` is not a finite symmetric square matrix, has a negative entry or a row
-        summing to 0, or if ``n_clusters`` is not an integer in [2, N - 1].
+        ``eigvals`` (k-1,) descending; ``alpha`` (N, k-1), unit columns, largest-magnitude entry
+        positive; ``b`` (k-1,); ``e`` (N, k-1); ``codebook`` (at most k, k-1) in {-1, +1},
+        most frequent first; ``labels`` (N,), the row of ``codebook`` of each point.
 
     Notes
     -----
-    A dense ``eigh``: time :math:`O(N^3)`, memory a few N x N arrays (the training sets of
-    the paper have N = 600); the decoding costs :math:`O(Nk^2)`. When eigenvalues among the
-    top k - 1 are repeated (fewer clusters in the data than k), the eigenvectors, and so the
-    labels, are not unique.
+    A dense ``eigh``: time :math:`O(N^3)`, memory a few N x N arrays (the paper's N = 600);
+    decoding :math:`O(Nk^2)`. With repeated eigenvalues among the top k - 1 (fewer clusters in
+    the data than k) the eigenvectors, and so the labels, are not unique.
 
     Examples
     --------
-    Two clouds of 12 and 8 points; label 0 is the more frequent sign pattern:
-
     >>> import numpy as np
     >>> from sslteach.ksc import ksc_kernel, kernel_spectral_clustering
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(-2, 0.5, (12, 2)), rng.normal(2, 0.5, (8, 2))])
     >>> Omega = ksc_kernel(X, sigma2=2.0)
     >>> res = kernel_spectral_clustering(Omega, n_clusters=2)
-    >>> res.labels
+    >>> res.labels  # label 0: the more frequent sign pattern
     array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1])
-    >>> np.round(res.eigvals, 3), res.alpha.shape, res.codebook.shape
-    (array([1.]), (20, 1), (2, 1))
 
     The eigenproblem and the projections as written above:
 
@@ -311,59 +267,42 @@ def _semi_ksc_parts(Omega, y, gamma, rho):
 
 
 def semi_ksc_system(Omega, y, *, gamma=1.0, rho):
-    r"""The matrix and right-hand side of the dual linear system, eq. (8) of Alzate & Suykens (2012).
+    r"""The matrix and right-hand side of the dual linear system (8).
 
     .. math:: \bigl(I_M - (\gamma D^{-1} - \rho A) M_S\Omega\bigr)\alpha = \rho M_S^T y,
        \qquad M_S = I_M - \tfrac1c 1_M 1_M^T(\gamma D^{-1} - \rho A),
 
-    with :math:`D = \mathrm{diag}(d)` the degrees :math:`d_i = \sum_j\Omega_{ij}`, :math:`A`
-    the diagonal 0/1 matrix that marks the labelled points and
-    :math:`c = 1_M^T(\gamma D^{-1} - \rho A)1_M`.
-    With :math:`g = \mathrm{diag}(\gamma D^{-1} - \rho A)` (so :math:`c = 1^Tg`) this is
-    :math:`H = I - \mathrm{diag}(g)\Omega + \tfrac1c g(\Omega g)^T` and
-    :math:`r = \rho(y - \tfrac{1^Ty}{c}g)`: a row scaling, one matrix-vector product and a
-    rank-one update.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
+    with :math:`D` the degrees, :math:`A` the diagonal 0/1 marks of the labelled points and
+    :math:`c = 1_M^T(\gamma D^{-1} - \rho A)1_M`. With :math:`g = \mathrm{diag}(\gamma D^{-1}
+    - \rho A)` (:math:`c = 1^Tg`) this is :math:`H = I - \mathrm{diag}(g)\Omega + \tfrac1c
+    g(\Omega g)^T` and :math:`r = \rho(y - \tfrac{1^Ty}{c}g)`: a row scaling, one
+    matrix-vector product and a rank-one update; :math:`M_S` is never formed.
 
     Parameters
     ----------
     Omega : array-like of shape (M, M)
-        Symmetric kernel matrix with non-negative entries over all M training points
-        (unlabelled and labelled, in any order), no row summing to 0.
+        Symmetric kernel matrix, non-negative, no zero row, over all M training points.
     y : array-like of shape (M,)
-        The paper's labels: +1 or -1 for labelled points, 0 for unlabelled; at least one
-        point of each sign.
+        The paper's labels: +1 or -1 for labelled points (at least one each), 0 for the others.
     gamma : float, default 1.0
-        :math:`\gamma > 0`, the weight of the clustering term; the paper fixes it to 1
-        (Sect. III-C).
+        :math:`\gamma > 0`, the weight of the clustering term (the paper's 1, Sect. III-C).
     rho : float in (0, 1]
-        :math:`\rho`, the weight of the labelled term (keyword only, no default).
+        :math:`\rho`, the weight of the labelled term (keyword only).
 
     Returns
     -------
     H : ndarray of shape (M, M)
-        The matrix :math:`I_M - (\gamma D^{-1} - \rho A) M_S\Omega` of eq. (8).
     r : ndarray of shape (M,)
-        The right-hand side :math:`\rho M_S^T y`.
 
     Raises
     ------
     ValueError
-        If ``Omega`` is not a finite symmetric square matrix with non-negative entries and
-        positive degrees, if ``y`` holds other values than -1, 0, +1 or lacks one of the
-        two classes, if ``gamma`` is not > 0 or ``rho`` not in (0, 1], or if c = 0 (to
-        working accuracy: :math:`|c| \le` ``C_RTOL`` :math:`\sum_i|g_i|`, ``C_RTOL`` =
-        sqrt(machine epsilon), about 1.5e-8), where :math:`M_S` is undefined.
-
-    See Also
-    --------
-    solve_semi_ksc : Solves the system and returns the bias (9) too.
+        For invalid inputs, or if c = 0 to working accuracy (:math:`|c| \le` ``C_RTOL``
+        :math:`\sum_i|g_i|`, about 1.5e-8), where :math:`M_S` is undefined.
 
     Notes
     -----
-    Time :math:`O(M^2)`, memory one M x M array besides ``Omega``. :math:`M_S` and
-    :math:`\gamma D^{-1} - \rho A` are never formed.
+    Time :math:`O(M^2)`, memory one M x M array besides ``Omega``.
 
     Examples
     --------
@@ -372,11 +311,9 @@ def semi_ksc_system(Omega, y, *, gamma=1.0, rho):
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
     >>> y = np.zeros(20)
-    >>> y[0], y[10] = -1, 1  # one label per cloud, 0 = unlabelled
+    >>> y[[0, 1, 10]] = -1, -1, 1  # 0 = unlabelled; 1'y != 0, so r has its rank-one part
     >>> Omega = ksc_kernel(X, sigma2=2.0)
     >>> H, r = semi_ksc_system(Omega, y, rho=0.5)
-    >>> H.shape, r.shape
-    ((20, 20), (20,))
 
     The same as the dense matrices of eq. (8), formed here only for the check:
 
@@ -406,64 +343,28 @@ def _assemble(Omega, g, c, y, rho):
 def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     r"""Solve eq. (8) for :math:`\alpha` and return the bias (9): ``(alpha, b)``.
 
-    The dual system, eq. (8) of Alzate & Suykens (2012), is assembled as in
-    :func:`semi_ksc_system` and solved by LU; the bias is eq. (9),
+    The system of :func:`semi_ksc_system` (same parameters) is solved by LU; the bias is
 
-    .. math:: b = -\tfrac1c\bigl(1^T(\gamma D^{-1} - \rho A)\Omega\alpha + \rho 1^T y\bigr).
+    .. math:: b = -\tfrac1c\bigl(1^T(\gamma D^{-1} - \rho A)\Omega\alpha + \rho 1^T y\bigr),
 
-    The training projections, eq. (10), are then
-    :math:`e = M_S\Omega\alpha - \tfrac\rho c 1_M1_M^Ty = \Omega\alpha + b1_M`, i.e.
-    ``Omega @ alpha + b``, and sign(e) is the binary membership.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    Omega : array-like of shape (M, M)
-        Symmetric kernel matrix with non-negative entries over all M training points, no
-        row summing to 0.
-    y : array-like of shape (M,)
-        +1 or -1 for labelled points, 0 for unlabelled; at least one point of each sign.
-    gamma : float, default 1.0
-        :math:`\gamma > 0`; the paper fixes it to 1 (Sect. III-C).
-    rho : float in (0, 1]
-        :math:`\rho` (keyword only, no default).
-    return_info : bool, default False
-        Also return the diagnostics ``info``.
-
-    Returns
-    -------
-    alpha : ndarray of shape (M,)
-        The solution :math:`\alpha` of eq. (8); it sums to 0 (the KKT condition
-        :math:`1_M^T\alpha = 0` of eq. (7)).
-    b : float
-        The bias, eq. (9).
-    info : Bunch
-        Only when ``return_info=True``: ``c`` (float,
-        :math:`c = 1_M^T(\gamma D^{-1} - \rho A)1_M`), ``rcond`` (float, LAPACK's estimate
-        of the reciprocal condition number of the matrix of eq. (8) in the 1-norm) and ``g``
-        (ndarray of shape (M,), the diagonal of :math:`\gamma D^{-1} - \rho A`).
+    and the training projections (10) are :math:`e = M_S\Omega\alpha - \tfrac\rho c
+    1_M1_M^Ty = \Omega\alpha + b1_M`, whose signs are the binary memberships. :math:`\alpha`
+    sums to 0 (the KKT condition :math:`1_M^T\alpha = 0` of eq. (7)). With ``return_info``
+    also a Bunch with ``c``, ``rcond`` (LAPACK's reciprocal condition number of the matrix,
+    1-norm) and ``g`` (the diagonal of :math:`\gamma D^{-1} - \rho A`).
 
     Raises
     ------
     ValueError
-        When c = 0 to working accuracy (:math:`|c| \le` ``C_RTOL`` :math:`\sum_i|g_i|`,
-        about 1.5e-8 relative), or when the system is singular or ill-conditioned (rcond
-        below ``RCOND_LIMIT`` = 1e-12); the message names gamma, rho and c. The first rule
-        also catches the near-singular KKT system (7) of one label per class at
-        :math:`\rho = 1` on well-separated clusters, where c is nearly 0 but eq. (8) can
-        still look well conditioned. No result is returned from a refused system. Also for the invalid
-        inputs listed in :func:`semi_ksc_system`.
-
-    See Also
-    --------
-    semi_ksc_system : The matrix and right-hand side of eq. (8).
-    SemiSupervisedKSC : The estimator, with scikit-learn's labels.
+        As :func:`semi_ksc_system`, or when the system is singular or ill-conditioned (rcond
+        below ``RCOND_LIMIT`` = 1e-12); the message names gamma, rho and c. The rule on c also
+        catches the near-singular KKT system (7) of one label per class at :math:`\rho = 1` on
+        well-separated clusters, where eq. (8) can still look well conditioned.
 
     Notes
     -----
-    Assembly :math:`O(M^2)`, an in-place LU factorisation :math:`\tfrac23 M^3` and a
-    condition estimate :math:`O(M^2)`: peak memory ``Omega`` plus one M x M array.
+    Assembly :math:`O(M^2)`, an in-place LU factorisation :math:`\tfrac23 M^3` and a condition
+    estimate :math:`O(M^2)`: peak memory ``Omega`` plus one M x M array.
 
     Examples
     --------
@@ -474,19 +375,13 @@ def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     >>> y = np.zeros(20)
     >>> y[0], y[10] = -1, 1  # one label per cloud
     >>> Omega = ksc_kernel(X, sigma2=2.0)
-    >>> alpha, b = solve_semi_ksc(Omega, y, rho=0.5)
+    >>> alpha, b, info = solve_semi_ksc(Omega, y, rho=0.5, return_info=True)
     >>> H, r = semi_ksc_system(Omega, y, rho=0.5)
     >>> bool(np.allclose(H @ alpha, r)), bool(np.isclose(alpha.sum(), 0.0, atol=1e-10))
     (True, True)
-
-    The projections (10) split the clouds as the two labels do:
-
-    >>> e = Omega @ alpha + b
-    >>> bool(np.all(e[:10] < 0)), bool(np.all(e[10:] > 0))
-    (True, True)
-    >>> alpha, b, info = solve_semi_ksc(Omega, y, rho=0.5, return_info=True)
-    >>> bool(info.rcond > 1e-12), bool(np.isclose(info.c, info.g.sum()))
-    (True, True)
+    >>> e = Omega @ alpha + b  # the projections (10) split the clouds as the labels do
+    >>> bool(np.all(e[:10] < 0)), bool(np.all(e[10:] > 0)), bool(info.rcond > 1e-12)
+    (True, True, True)
     >>> solve_semi_ksc(Omega, y, rho=1.5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
@@ -495,12 +390,16 @@ def solve_semi_ksc(Omega, y, *, gamma=1.0, rho, return_info=False):
     Omega = check_square(Omega, name="Omega", symmetric=True)
     y = _check_ksc_labels(y, Omega.shape[0])
     gamma, rho = _check_gamma_rho(gamma, rho)
+    alpha, b, info = _solve_dual(Omega, y, gamma, rho)
+    return (alpha, b, info) if return_info else (alpha, b)
+
+
+def _solve_dual(Omega, y, gamma, rho):
+    """alpha of eq. (8), b of eq. (9) and Bunch(c, rcond, g), the inputs already checked."""
     g, c = _semi_ksc_parts(Omega, y, gamma, rho)
-    alpha, rcond = _solve_assembled(*_assemble(Omega, g, c, y, rho), gamma, rho, c)
+    alpha, rcond = _lu_solve_or_refuse(*_assemble(Omega, g, c, y, rho), gamma, rho, c)
     b = -(g @ (Omega @ alpha) + rho * y.sum()) / c
-    if return_info:
-        return alpha, b, Bunch(c=c, rcond=rcond, g=g)
-    return alpha, b
+    return alpha, b, Bunch(c=c, rcond=rcond, g=g)
 
 
 def _max_row_sum(H, block=1024):
@@ -508,7 +407,7 @@ def _max_row_sum(H, block=1024):
     return max(np.abs(H[i : i + block]).sum(axis=1).max() for i in range(0, H.shape[0], block))
 
 
-def _solve_assembled(H, r, gamma, rho, c):
+def _lu_solve_or_refuse(H, r, gamma, rho, c):
     # LAPACK works in Fortran order: factorise A = H.T (a view, no copy) in place and solve
     # A^T alpha = r. The 1-norm of A is the largest row sum of |H|.
     A = H.T
@@ -533,50 +432,22 @@ def _solve_assembled(H, r, gamma, rho, c):
 
 
 def fisher_criterion(alpha_hat):
-    r"""The binary Fisher criterion, eq. (16), of an out-of-sample solution :math:`\hat\alpha`.
+    r"""The binary Fisher criterion (16) of an out-of-sample solution :math:`\hat\alpha`.
 
-    Clusters :math:`\mathcal A_\pm` are the signs of ``alpha_hat`` (0 counts as +). The paper
-    uses :math:`\zeta_\pm` both for the cluster weights (its footnote 3:
-    :math:`|\mathcal A_\pm|/N_v`) and for the cluster variances; our reading weights the
-    variances too:
+    The clusters :math:`\mathcal A_\pm` are the signs of ``alpha_hat`` (0 counts as +). The
+    paper writes :math:`\zeta_\pm` both for the cluster weights (footnote 3:
+    :math:`|\mathcal A_\pm|/N_v`) and for the variances; our reading weights the variances too:
 
     .. math:: F = \frac{s_B}{s_B + s_W},\quad
        s_B = \sum_\pm w_\pm(\hat\mu_\pm - \hat\mu)^2,\quad
        s_W = \sum_\pm w_\pm \hat\sigma^2_\pm,\quad w_\pm = |\mathcal A_\pm|/N_v,
 
-    eq. (16) of Alzate & Suykens (2012), with :math:`\hat\mu_\pm` and :math:`\hat\sigma^2_\pm`
-    the mean and (population) variance of :math:`\hat\alpha` on :math:`\mathcal A_\pm` and
-    :math:`\hat\mu` its mean, so that :math:`s_B + s_W` is the variance of :math:`\hat\alpha` and
-    :math:`F = s_B/(s_B + s_W)` is the share of it explained by the split, in [0, 1].
-    F is 0 when one cluster is empty or :math:`\hat\alpha` is constant. It is large when
-    :math:`\hat\alpha` is localised (nearly constant on each cluster), as the out-of-sample
-    solution (15) is for well-chosen parameters.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    alpha_hat : array-like of shape (N_v,)
-        The out-of-sample solution :math:`\hat\alpha_{val}` of the validation points (e.g.
-        :meth:`SemiSupervisedKSC.alpha_hat`); any shape is flattened.
-
-    Returns
-    -------
-    F : float
-        The Fisher criterion, in [0, 1].
-
-    Raises
-    ------
-    ValueError
-        If ``alpha_hat`` is empty or holds NaN or infinity.
-
-    See Also
-    --------
-    ssf_criterion : Combines F with the accuracy on the labelled points, eq. (17).
-
-    Notes
-    -----
-    Cost: time :math:`O(N_v)`, memory a few arrays of :math:`N_v` entries.
+    with :math:`\hat\mu_\pm`, :math:`\hat\sigma^2_\pm` the mean and (population) variance on
+    :math:`\mathcal A_\pm` and :math:`\hat\mu` the mean: :math:`s_B + s_W` is the variance of
+    :math:`\hat\alpha`, so F, in [0, 1], is the share of it the split explains (large for a
+    localised solution (15)); 0 when a cluster is empty or :math:`\hat\alpha` is constant. F is
+    scale-free and computed on :math:`\hat\alpha/\max|\hat\alpha|`. ``alpha_hat`` of any shape
+    is flattened; a ValueError if it is empty or not finite. Cost :math:`O(N_v)`.
 
     Examples
     --------
@@ -588,10 +459,14 @@ def fisher_criterion(alpha_hat):
     >>> fisher_criterion([1.0, 2.0, 3.0])  # one cluster only
     0.0
     """
-    a = check_vector(np.ravel(alpha_hat) if np.ndim(alpha_hat) > 1 else alpha_hat, "alpha_hat")
+    return _fisher(check_vector(np.ravel(alpha_hat) if np.ndim(alpha_hat) > 1 else alpha_hat, "alpha_hat"))
+
+
+def _fisher(a):
     pos = a >= 0
     if pos.all() or not pos.any():
         return 0.0
+    a = a / np.abs(a).max()  # F is scale-free; this keeps the squares finite (|alpha_hat| up to 1e308)
     mu = a.mean()
     s_b = s_w = 0.0
     for part in (a[pos], a[~pos]):
@@ -603,48 +478,17 @@ def fisher_criterion(alpha_hat):
 
 
 def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
-    r"""The semi-supervised Fisher criterion, eq. (17).
+    r"""The semi-supervised Fisher criterion (17), in [0, 1], larger is better.
 
     .. math:: \mathrm{SSF} = \eta_U F(\hat\alpha_{val})
        + (1 - \eta_U)\,\mathrm{accuracy}(\mathrm{sign}(e_L), y_L),
 
-    eq. (17) of Alzate & Suykens (2012), with F the Fisher criterion (16) from
-    :func:`fisher_criterion`, ``e_labeled`` the projections (10) of the labelled training
-    points and ``y_labeled`` their labels in {-1, +1}; a projection of 0 counts as +1. The
-    paper uses :math:`\eta_U = 0.25`, which favours the accuracy.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    alpha_hat_val : array-like of shape (N_v,)
-        The out-of-sample solution (15) of the (unlabelled) validation points.
-    e_labeled : array-like of shape (N_L,)
-        The training projections :math:`e_L` of the labelled points.
-    y_labeled : array-like of shape (N_L,)
-        Their labels :math:`y_L`, in {-1, +1} (not checked: any other value counts as a
-        mistake).
-    eta_u : float, default 0.25
-        The weight :math:`\eta_U` of the unlabelled term, in [0, 1].
-
-    Returns
-    -------
-    SSF : float
-        The criterion, in [0, 1]; larger is better.
-
-    Raises
-    ------
-    ValueError
-        If ``eta_u`` is not in [0, 1], if ``e_labeled`` and ``y_labeled`` are empty or of
-        different lengths, or if ``alpha_hat_val`` is empty or not finite.
-
-    See Also
-    --------
-    select_semi_ksc : Maximises SSF over a grid of :math:`(\sigma^2, \rho)`.
-
-    Notes
-    -----
-    Cost: time :math:`O(N_v + N_L)`, memory a few arrays of that size.
+    with F the Fisher criterion (16) of the out-of-sample solution (15) of the (unlabelled)
+    validation points, ``e_labeled`` the projections (10) of the labelled training points (0
+    counts as +1) and ``y_labeled`` their labels in {-1, +1}. The paper's
+    :math:`\eta_U = 0.25` favours the accuracy. A ValueError if ``eta_u`` is not in [0, 1], if
+    ``e_labeled`` and ``y_labeled`` are empty or of different lengths, or if
+    ``alpha_hat_val`` is empty or not finite. Cost :math:`O(N_v + N_L)`.
 
     Examples
     --------
@@ -654,16 +498,24 @@ def ssf_criterion(alpha_hat_val, e_labeled, y_labeled, *, eta_u=0.25):
     >>> ssf_criterion([-1.0, -1.0, 1.0, 1.0], [0.2, 0.3], [-1, 1])  # 0.25 * 1 + 0.75 * 0.5
     0.625
     """
-    eta_u = check_positive(eta_u, "eta_u", strict=False)
-    if eta_u > 1.0:
-        raise ValueError(f"eta_u must be in [0, 1]; got {eta_u}.")
+    eta_u = _check_eta_u(eta_u)
     e = check_vector(np.ravel(e_labeled) if np.ndim(e_labeled) > 1 else e_labeled, "e_labeled")
     yl = np.asarray(y_labeled).ravel()
     if e.shape != yl.shape or e.size == 0:
         raise ValueError("e_labeled and y_labeled must be non-empty and of the same length.")
     check_labels(yl, yl.size, unlabeled=None, values=(-1, 1), name="y_labeled")
-    acc = float(np.mean(np.where(e >= 0, 1, -1) == yl))
-    return eta_u * fisher_criterion(alpha_hat_val) + (1.0 - eta_u) * acc
+    return _ssf(check_vector(np.ravel(alpha_hat_val), "alpha_hat_val"), e, yl, eta_u)
+
+
+def _ssf(a_hat, e, yl, eta_u):
+    return eta_u * _fisher(a_hat) + (1.0 - eta_u) * float(np.mean(np.where(e >= 0, 1, -1) == yl))
+
+
+def _check_eta_u(eta_u):
+    eta_u = check_positive(eta_u, "eta_u", strict=False)
+    if eta_u > 1.0:
+        raise ValueError(f"eta_u must be in [0, 1]; got {eta_u}.")
+    return eta_u
 
 
 # ----------------------------------------------------------------------------------------
@@ -683,9 +535,8 @@ def _binary_labels(y, n, method="Semi-KSC"):
 class _KernelExpansion:
     r"""The out-of-sample model of the estimators below: :math:`\hat e(x) = \theta(x)^T\alpha + b`.
 
-    With :math:`\theta(x) = [K(x_1, x), \dots, K(x_n, x)]^T` over the training points this is
-    eq. (11) of Alzate & Suykens (2012) (``alpha_`` of shape (n,)) or one column per class
-    (shape (n, C)); for LapSVM it is :math:`f(x)`. Time O(p n d) for p points.
+    :math:`\theta(x) = [K(x_1, x), \dots, K(x_M, x)]^T` over the training points: eq. (11)
+    (``alpha_`` of shape (M,), or one column per class), for LapSVM its :math:`f(x)`.
     """
 
     def _kernel(self, X):
@@ -694,54 +545,11 @@ class _KernelExpansion:
         return ksc_kernel(X, self.X_fit_, sigma2=self.sigma2)
 
     def decision_function(self, X):
-        r"""The projections :math:`\hat e(x) = \theta(x)^T\alpha + b` of new points.
+        r"""The projections :math:`\hat e(x) = \sum_{j=1}^{M}\alpha_jK(x_j, x) + b` of new points.
 
-        .. math:: \hat e(x) = \sum_{j=1}^{M}\alpha_jK(x_j, x) + b = \theta(x)^T\alpha + b,
-           \qquad \theta(x) = [K(x_1, x), \dots, K(x_M, x)]^T,
-
-        over the M training points: for :class:`SemiSupervisedKSC` the out-of-sample model,
-        eq. (11) of Alzate & Suykens (2012) (with the bias (9) it is the same expression),
-        for :class:`LapSVM` the decision function :math:`f(x)` of Belkin, Niyogi & Sindhwani
-        (2006). On the training points it gives the projections ``e_`` (10), resp.
-        ``decision_train_``.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, n_features)
-            The points, with as many features as the training points.
-
-        Returns
-        -------
-        e : ndarray of shape (p,)
-            :math:`\hat e(x)` for each row of ``X``: ``classes_[1]`` where it is >= 0,
-            ``classes_[0]`` where it is negative.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns.
-
-        Notes
-        -----
-        Cost: time :math:`O(pMd)` for the (p, M) kernel matrix, which is also the memory.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import SemiSupervisedKSC
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 0, 1
-        >>> model = SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> (model.decision_function([[-2.0, -2.0], [2.0, 2.0]]) >= 0).tolist()
-        [False, True]
-        >>> bool(np.allclose(model.decision_function(X), model.e_))
-        True
+        The out-of-sample model (11) for :class:`SemiSupervisedKSC`, :math:`f(x)` for
+        :class:`LapSVM`; at the training points, ``e_`` (10), resp. ``decision_train_``. Returns
+        shape (p,): ``classes_[1]`` where >= 0. Cost :math:`O(pMd)` time, a (p, M) kernel matrix.
         """
         return self._kernel(X) @ self.alpha_ + self.b_
 
@@ -754,97 +562,64 @@ _KSC_PARAMETERS = {
 
 
 class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
-    r"""Semi-supervised binary kernel spectral clustering (Alzate & Suykens, 2012).
+    r"""Semi-supervised binary kernel spectral clustering.
 
-    ``fit(X, y)`` (``y = -1`` for unlabelled points, labelled points of two classes) solves
-    the dual system (8) on all rows of X with the RBF kernel
-    :math:`\exp(-\lVert x - z\rVert^2/\sigma^2)`; the second class of ``classes_`` is the
-    positive one. In the paper's notation, with the labels :math:`y\in\{-1, 0, +1\}^M`,
+    ``fit(X, y)`` (-1 = unlabelled, labelled points of two classes) solves, with the kernel
+    :func:`ksc_kernel` over all rows of X and the paper's labels :math:`y\in\{-1, 0, +1\}^M`,
 
     .. math:: \bigl(I_M - (\gamma D^{-1} - \rho A) M_S\Omega\bigr)\alpha = \rho M_S^T y,
        \qquad b = -\tfrac1c\bigl(1_M^T(\gamma D^{-1} - \rho A)\Omega\alpha + \rho 1_M^T y\bigr),
 
-    eqs. (8) and (9) of Alzate & Suykens (2012) (:func:`solve_semi_ksc`); the training
-    projections are :math:`e = \Omega\alpha + b1_M`, eq. (10), a new point gets
-    :math:`\mathrm{sign}(\hat e(x))` with :math:`\hat e(x) = \theta(x)^T\alpha + b`, eq. (11)
-    (:meth:`decision_function`), and :meth:`alpha_hat` gives the localised out-of-sample
-    solution, eq. (15), that model selection scores (:func:`select_semi_ksc`).
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
+    eqs. (8) and (9) (:func:`solve_semi_ksc`); the training projections are
+    :math:`e = \Omega\alpha + b1_M` (10), a new point gets :math:`\mathrm{sign}(\hat e(x))`,
+    :math:`\hat e(x) = \theta(x)^T\alpha + b` (11), and :meth:`alpha_hat` is the localised
+    solution (15) that model selection scores (:func:`select_semi_ksc`).
 
     Parameters
     ----------
     sigma2 : float, default 1.0
-        :math:`\sigma^2 > 0` of the kernel.
+        The paper's :math:`\sigma^2 > 0` of :func:`ksc_kernel`.
     rho : float in (0, 1], default 0.5
-        :math:`\rho`, the weight of the labelled points' term (the paper's range, Sect.
-        III-C).
+        :math:`\rho`, the weight of the labelled term (Sect. III-C's range).
     gamma : float, default 1.0
-        :math:`\gamma > 0`, the weight of the clustering term. The paper fixes it to 1
-        (Sect. III-C).
+        :math:`\gamma > 0`, the weight of the clustering term (the paper's 1).
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (2,)
-        The two labels of the labelled points, sorted; ``classes_[1]`` is the positive
-        class (+1 in the paper's labels).
-    X_fit_ : ndarray of shape (M, n_features)
-        The training points, kept for the out-of-sample model.
-    y_paper_ : ndarray of shape (M,)
-        The labels in the paper's coding: -1, +1 for ``classes_[0]``, ``classes_[1]``,
-        0 for unlabelled points.
-    alpha_ : ndarray of shape (M,)
-        The dual solution :math:`\alpha` of eq. (8).
-    b_ : float
-        The bias :math:`b`, eq. (9).
-    c_ : float
-        :math:`c = 1_M^T(\gamma D^{-1} - \rho A)1_M`.
-    rcond_ : float
-        LAPACK's estimate of the reciprocal condition number (1-norm) of the matrix of
-        eq. (8).
-    e_ : ndarray of shape (M,)
-        The training projections, eq. (10).
-    transduction_ : ndarray of shape (M,)
-        The class of sign(``e_``) for every training point: ``classes_[1]`` where it is >= 0.
-    n_features_in_ : int
-        The number of features seen in ``fit``.
-
-    See Also
-    --------
-    OneVsRestSemiKSC : More than two classes.
-    LapSVM : The paper's baseline.
+    Attributes: ``classes_`` (sorted; ``classes_[1]`` is the paper's +1), ``X_fit_``,
+    ``y_paper_`` (labels in {-1, 0, +1}), ``alpha_``, ``b_``, ``c_``, ``rcond_`` (as
+    :func:`solve_semi_ksc`), ``e_`` (10) and ``transduction_`` (the class of its sign).
 
     Notes
     -----
-    Cost of ``fit``: the kernel matrix in time :math:`O(M^2d)`, then as
-    :func:`solve_semi_ksc`: an :math:`O(M^2)` assembly and an LU factorisation in
-    :math:`\tfrac23M^3`; memory :math:`\Omega` plus one M x M array. :meth:`predict`,
-    :meth:`decision_function` and :meth:`alpha_hat` cost :math:`O(pMd)` time and a (p, M)
-    kernel matrix for p points.
+    ``fit``: the kernel in :math:`O(M^2d)`, then :func:`solve_semi_ksc`'s :math:`O(M^2)`
+    assembly and :math:`\tfrac23M^3` LU; memory two M x M arrays. :meth:`predict`,
+    :meth:`decision_function` and :meth:`alpha_hat`: :math:`O(pMd)` and a (p, M) kernel matrix.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``, as a binary
-    classifier): all pass but
-    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
-    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
-    estimators numeric labels in that check).
+    classifier): all pass but ``check_classifiers_classes``, which passes string labels: labels
+    must be numbers, since -1 marks unlabelled points (scikit-learn gives its own
+    semi-supervised estimators numeric labels in that check).
 
     Examples
     --------
-    Two clouds of 10 points with one label each (-1 marks the unlabelled points):
-
     >>> import numpy as np
-    >>> from sslteach.ksc import SemiSupervisedKSC
+    >>> from sslteach.ksc import SemiSupervisedKSC, fisher_criterion
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
     >>> y = np.full(20, -1)
-    >>> y[0], y[10] = 0, 1
+    >>> y[0], y[10] = 3, 7  # one label per cloud; 7 is the positive class
     >>> model = SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y)
     >>> model.transduction_
-    array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
-    >>> model.predict([[-2.0, -2.0], [2.0, 2.0]])
-    array([0, 1])
+    array([3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7])
+    >>> model.predict([[-2.0, -2.0], [-1.5, -2.5], [2.0, 2.0]])
+    array([3, 3, 7])
     >>> bool(np.isclose(model.alpha_.sum(), 0.0, atol=1e-10))  # 1^T alpha = 0, eq. (7)
     True
+    >>> bool(np.allclose(model.decision_function(X), model.e_))  # (11) at the training points is (10)
+    True
+    >>> X_val = np.vstack([rng.normal(-2, 0.5, (5, 2)), rng.normal(2, 0.5, (5, 2))])
+    >>> a_hat = model.alpha_hat(X_val)  # eq. (15): localised, nearly constant per cluster
+    >>> np.sign(a_hat).astype(int).tolist(), bool(fisher_criterion(a_hat) > 0.9)
+    ([-1, -1, -1, -1, -1, 1, 1, 1, 1, 1], True)
     """
 
     _parameter_constraints: dict = dict(_KSC_PARAMETERS)
@@ -856,61 +631,17 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        r"""Solve the Semi-KSC system, eqs. (8)-(10), on all rows of ``X``.
+        r"""Solve eqs. (8)-(10) on all rows of ``X`` (-1 in ``y`` = unlabelled; two numeric classes).
 
-        With :math:`\Omega_{ij} = \exp(-\lVert x_i - x_j\rVert^2/\sigma^2)` over the M rows
-        of ``X`` (labelled and unlabelled together) and the labels recoded to the paper's
-        :math:`y\in\{-1, 0, +1\}^M` (``classes_[1]`` is +1), solves eq. (8) of Alzate &
-        Suykens (2012) for :math:`\alpha`, the bias (9) and the training projections
-        :math:`e = \Omega\alpha + b1_M`, eq. (10), through :func:`solve_semi_ksc`.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (M, n_features)
-            The training points, labelled and unlabelled; at least 2, finite and numeric.
-        y : array-like of shape (M,)
-            -1 for unlabelled points; numeric labels of exactly two classes (at least one
-            point each) for the labelled ones.
-
-        Returns
-        -------
-        self : SemiSupervisedKSC
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` or ``y`` is invalid (labels of one or of more than two classes, non-numeric
-            labels), if a parameter is out of range, or if c = 0 or the system (8) is
-            singular or ill-conditioned for these parameters (the message names gamma, rho
-            and c).
-
-        Notes
-        -----
-        Cost: time :math:`O(M^2d + \tfrac23M^3)`, memory two M x M arrays.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import SemiSupervisedKSC
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 3, 7  # one label per cloud; 7 is the positive class
-        >>> model = SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> model.classes_, model.alpha_.shape, model.e_.shape
-        (array([3, 7]), (20,), (20,))
-        >>> model.transduction_
-        array([3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7])
+        A ValueError for invalid data or parameters, or when c = 0 or the system (8) is singular
+        or ill-conditioned (the message names gamma, rho and c). Cost
+        :math:`O(M^2d + \tfrac23M^3)`, memory two M x M arrays.
         """
         X, y = validate_fit_data(self, X, y, min_samples=2)
         self.classes_, yp = _binary_labels(y, X.shape[0])
         Omega = ksc_kernel(X, sigma2=self.sigma2)
-        self.alpha_, self.b_, info = solve_semi_ksc(
-            Omega, yp, gamma=self.gamma, rho=self.rho, return_info=True
-        )
+        # the parameters were checked by _fit_context and Omega is a valid kernel: no re-validation
+        self.alpha_, self.b_, info = _solve_dual(Omega, yp, float(self.gamma), float(self.rho))
         self.c_, self.rcond_ = info.c, info.rcond
         self.X_fit_ = X
         self.y_paper_ = yp
@@ -919,49 +650,7 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         return self
 
     def predict(self, X):
-        r"""The class of sign(decision_function(X)): ``classes_[1]`` where it is >= 0.
-
-        The binarised out-of-sample model, :math:`\mathrm{sign}(\hat e(x))` with
-        :math:`\hat e(x) = \theta(x)^T\alpha + b` of eq. (11) of Alzate & Suykens (2012)
-        (:meth:`decision_function`); a projection of exactly 0 goes to ``classes_[1]``.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, n_features)
-            The points to classify.
-
-        Returns
-        -------
-        labels : ndarray of shape (p,)
-            ``classes_[1]`` where :math:`\hat e(x) \ge 0`, else ``classes_[0]``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns.
-
-        Notes
-        -----
-        Cost: time :math:`O(pMd)`, memory the (p, M) kernel matrix.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import SemiSupervisedKSC
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 0, 1
-        >>> model = SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> model.predict([[-2.0, -2.0], [-1.5, -2.5], [2.0, 2.0]])
-        array([0, 0, 1])
-        >>> bool(np.array_equal(model.predict(X), model.transduction_))
-        True
-        """
+        r"""The class of the sign of :math:`\hat e(x)` (11); 0 gives ``classes_[1]``."""
         check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
 
@@ -971,61 +660,14 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         return tags
 
     def alpha_hat(self, X):
-        r"""The localised out-of-sample solution (15).
-
-        :math:`\hat\alpha = \gamma D_{val}^{-1}(\Omega_{val}\alpha + b1)`, degrees taken over the
-        training points:
+        r"""The localised out-of-sample solution (15) of the points X.
 
         .. math:: \hat\alpha_{val} = \gamma D_{val}^{-1}(\Omega_{val}\alpha + b1_{N_v}),
-           \qquad D_{val} = \mathrm{diag}(\deg(x_1^{val}), \dots, \deg(x_{N_v}^{val})),
-           \quad \deg(x) = \sum_{j=1}^M K(x, x_j),
+           \qquad \deg(x) = \sum_{j=1}^M K(x, x_j),
 
-        eq. (15) of Alzate & Suykens (2012): the KKT link
-        :math:`\alpha = (\gamma D^{-1} - \rho A)e + \rho y` of eq. (7) applied to the
-        out-of-sample projections :math:`\hat e_{val} = \Omega_{val}\alpha + b1_{N_v}`
-        (eq. (13)) of unlabelled points. For well-chosen parameters it is nearly constant on
-        each cluster, which :func:`fisher_criterion` (16) measures.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (N_v, n_features)
-            The (validation) points :math:`x_t^{val}`.
-
-        Returns
-        -------
-        alpha_hat : ndarray of shape (N_v,)
-            :math:`\hat\alpha_{val}`, one entry per row of ``X``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns, or
-            if a row of ``X`` is so far from every training point that its degree underflows
-            to 0.
-
-        Notes
-        -----
-        Cost: time :math:`O(N_vMd)`, memory the :math:`(N_v, M)` kernel matrix.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import SemiSupervisedKSC, fisher_criterion
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 0, 1
-        >>> model = SemiSupervisedKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> X_val = np.vstack([rng.normal(-2, 0.5, (5, 2)), rng.normal(2, 0.5, (5, 2))])
-        >>> a_hat = model.alpha_hat(X_val)
-        >>> a_hat.shape, np.sign(a_hat).astype(int).tolist()
-        ((10,), [-1, -1, -1, -1, -1, 1, 1, 1, 1, 1])
-        >>> bool(fisher_criterion(a_hat) > 0.9)
-        True
+        the KKT link :math:`\alpha = (\gamma D^{-1} - \rho A)e + \rho y` of eq. (7) applied to the
+        out-of-sample projections (13) of unlabelled points. A ValueError when a point is so far
+        from every training point that its degree underflows to 0. Cost :math:`O(N_vMd)`.
         """
         K = self._kernel(X)
         deg = K.sum(axis=1)
@@ -1042,77 +684,28 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
 def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25):
     r"""Grid search of (sigma2, rho) maximising the SSF criterion (17) on validation data.
 
-    For each :math:`\sigma^2` the training and validation kernels are formed once (from
-    squared distances computed once); for each :math:`\rho` the system (8) is solved and
-    scored by :func:`ssf_criterion` with :math:`\hat\alpha_{val}` of eq. (15) and the training
-    projections of the labelled points. Grid points where :func:`solve_semi_ksc` would refuse
-    the system (c = 0 to working accuracy, or reciprocal condition number of eq. (8) below
-    ``RCOND_LIMIT`` = 1e-12) score ``nan`` and are skipped: no selected model rests on a
-    singular solve. Scores within a relative 1e-9 of the best count as tied, and
-    ties go to the first grid point (in the order given).
-    ``X_val`` carries no labels (footnote 2 of the paper).
-
-    The score of a grid point is eq. (17) of Alzate & Suykens (2012),
+    Each grid point solves (8)-(9) on X, y and is scored by :func:`ssf_criterion`,
 
     .. math:: \mathrm{SSF}(\sigma^2, \rho) = \eta_U F(\hat\alpha_{val})
        + (1 - \eta_U)\,\mathrm{accuracy}(\mathrm{sign}(e_L), y_L),
        \qquad \hat\alpha_{val} = \gamma D_{val}^{-1}(\Omega_{val}\alpha + b1_{N_v}),
 
-    with F the Fisher criterion (16) and :math:`\hat\alpha_{val}` the localised solution (15).
+    with F the Fisher criterion (16) of the localised solution (15) of the unlabelled
+    ``X_val`` (footnote 2: no validation labels). Grid points where :func:`solve_semi_ksc`
+    would refuse the system score ``nan`` and are skipped. Scores within a relative 1e-9 of the
+    best are tied, and the first grid point (in the order given, sigma2 outer) wins.
 
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    X : array-like of shape (M, n_features)
-        The training points, labelled and unlabelled.
-    y : array-like of shape (M,)
-        scikit-learn's labels: -1 for unlabelled points, numeric labels of exactly two
-        classes for the others (as in :meth:`SemiSupervisedKSC.fit`).
-    X_val : array-like of shape (N_v, n_features)
-        The validation points, unlabelled.
-    sigma2_grid : float or sequence of float
-        The values of :math:`\sigma^2` to try, each > 0 (keyword only).
-    rho_grid : float or sequence of float
-        The values of :math:`\rho` to try, each in (0, 1] (keyword only).
-    gamma : float, default 1.0
-        :math:`\gamma`, fixed (the paper's 1).
-    eta_u : float, default 0.25
-        The weight :math:`\eta_U` of the Fisher term in SSF, in [0, 1] (the paper's 0.25).
-
-    Returns
-    -------
-    result : Bunch
-        With the keys
-
-        - ``sigma2``: float, the selected :math:`\sigma^2`;
-        - ``rho``: float, the selected :math:`\rho`;
-        - ``score``: float, its SSF score (the best);
-        - ``scores``: ndarray of shape (len(sigma2_grid), len(rho_grid)), every score
-          (``nan`` where the system is refused as singular, see above);
-        - ``estimator``: a :class:`SemiSupervisedKSC` fitted on ``X``, ``y`` at the best
-          point.
-
-    Raises
-    ------
-    ValueError
-        If ``X``, ``X_val`` or ``y`` is invalid, if a grid value or ``gamma`` is out of
-        range, if ``eta_u`` is not in [0, 1], or if the system (8) is singular at every
-        grid point.
-
-    See Also
-    --------
-    ssf_criterion : The score, eq. (17).
-    evaluate_protocol : The paper's whole protocol (Sect. IV-B) around this search.
+    ``X``, ``y`` as :meth:`SemiSupervisedKSC.fit`; ``sigma2_grid`` (each > 0) and ``rho_grid``
+    (each in (0, 1]); ``gamma`` fixed; ``eta_u`` in [0, 1]. Returns a Bunch: ``sigma2``, ``rho``,
+    ``score``, ``scores`` (len(sigma2_grid), len(rho_grid)) and ``estimator``, fitted at the
+    best point; a ValueError for invalid inputs or when (8) is singular at every grid point.
 
     Notes
     -----
-    Cost for S values of :math:`\sigma^2` and R of :math:`\rho`: squared distances once,
-    time :math:`O((M^2 + MN_v)d)`; per :math:`\sigma^2` two kernels, :math:`O(M^2 + MN_v)`;
-    per grid point an :math:`O(M^2)` assembly, an LU factorisation in
-    :math:`\tfrac23M^3` and :math:`O(MN_v)` for :math:`\hat\alpha_{val}`: in all
-    :math:`O(SRM^3)` for :math:`N_v \lesssim M`. Memory a few M x M and :math:`N_v` x M
-    arrays.
+    S values of :math:`\sigma^2`, R of :math:`\rho`: squared distances once,
+    :math:`O((M^2 + MN_v)d)`; per :math:`\sigma^2` two kernels, :math:`O(M^2 + MN_v)`; per grid
+    point an :math:`O(M^2)` assembly, a :math:`\tfrac23M^3` LU and :math:`O(MN_v)` for
+    :math:`\hat\alpha_{val}`: :math:`O(SRM^3)` in all for :math:`N_v \lesssim M`.
 
     Examples
     --------
@@ -1138,40 +731,42 @@ def select_semi_ksc(X, y, X_val, *, sigma2_grid, rho_grid, gamma=1.0, eta_u=0.25
     rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
     for r in rho_grid:
         _check_gamma_rho(gamma, r)
+    eta_u = _check_eta_u(eta_u)
+    D2, D2_val = squared_distances(X), squared_distances(X_val, X)
     scores = _ssf_grid(
-        squared_distances(X), squared_distances(X_val, X), yp, sigma2_grid, rho_grid, gamma, eta_u
+        lambda s2: (np.exp(-D2 / s2), np.exp(-D2_val / s2)), sigma2_grid, yp, rho_grid, gamma, eta_u
     )
     i, j = np.unravel_index(first_best(scores), scores.shape)
     est = SemiSupervisedKSC(sigma2=sigma2_grid[i], rho=rho_grid[j], gamma=gamma).fit(X, y)
     return Bunch(sigma2=sigma2_grid[i], rho=rho_grid[j], score=scores[i, j], scores=scores, estimator=est)
 
 
-def _solve_fast(Omega, yp, gamma, rho):
-    """solve_semi_ksc without re-validating Omega and y (for grid searches)."""
-    g, c = _semi_ksc_parts(Omega, yp, gamma, rho)
-    alpha, _ = _solve_assembled(*_assemble(Omega, g, c, yp, rho), gamma, rho, c)
-    return alpha, -(g @ (Omega @ alpha) + rho * yp.sum()) / c
+def _ssf_grid(kernels_at, grid, yp, rho_grid, gamma, eta_u, on_solution=None):
+    """SSF (17) at every (grid[i], rho_grid[j]); nan where eq. (8) is refused.
 
-
-def _ssf_grid(D2, D2_val, yp, sigma2_grid, rho_grid, gamma, eta_u):
+    ``kernels_at(grid[i])`` gives the training and validation kernels (Omega, K_val);
+    ``on_solution(i, j, alpha, b)``, if given, sees every solution (Chapter 4's diagnostic).
+    """
     labeled = yp != 0
-    scores = np.full((len(sigma2_grid), len(rho_grid)), np.nan)
-    for i, s2 in enumerate(sigma2_grid):
-        Omega, Kval = np.exp(-D2 / s2), np.exp(-D2_val / s2)
+    scores = np.full((len(grid), len(rho_grid)), np.nan)
+    for i, s2 in enumerate(grid):
+        Omega, Kval = kernels_at(s2)
         dval = Kval.sum(axis=1)
         if np.any(dval <= 0):
             raise ValueError(
                 f"At sigma2 = {s2:g} some validation points are so far from every training point "
-                "that their kernel degrees underflow to 0, where eq. (15) of Alzate & Suykens (2012) "
-                "divides by the degree; use a larger sigma2 grid or drop those points."
+                "that their kernel degrees underflow to 0, where eq. (15) divides by the degree; use "
+                "a larger sigma2 grid or drop those points."
             )
         for j, r in enumerate(rho_grid):
             try:
-                alpha, b = _solve_fast(Omega, yp, gamma, r)
+                alpha, b, _ = _solve_dual(Omega, yp, gamma, r)
             except ValueError:
                 continue
-            a_hat = gamma * (Kval @ alpha + b) / dval
-            scores[i, j] = ssf_criterion(a_hat, Omega[labeled] @ alpha + b, yp[labeled], eta_u=eta_u)
+            a_hat = gamma * (Kval @ alpha + b) / dval  # eq. (15)
+            scores[i, j] = _ssf(a_hat, Omega[labeled] @ alpha + b, yp[labeled], eta_u)
+            if on_solution is not None:
+                on_solution(i, j, alpha, b)
     if np.all(np.isnan(scores)):
         raise ValueError("The system (8) was singular at every grid point; widen the grids.")
     return scores
@@ -1180,85 +775,50 @@ def _ssf_grid(D2, D2_val, yp, sigma2_grid, rho_grid, gamma, eta_u):
 class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     r"""Multi-class Semi-KSC by one-vs-rest (the paper's future work, Sect. V).
 
-    One binary :class:`SemiSupervisedKSC` per class (that class +1, the other labelled
-    points -1, all on the same kernel), sharing :math:`\sigma^2` and :math:`\rho`; a point
-    goes to the class whose projection :math:`\hat e^{(c)}(x)` is largest. The kernel
-    matrix is computed once. Each binary problem needs labels of its class and of another.
-
-    With :math:`y^{(c)}_i = +1` for the labelled points of class c, -1 for the other
-    labelled points and 0 for the unlabelled ones, each column solves eqs. (8) and (9) of
-    Alzate & Suykens (2012),
+    With :math:`y^{(c)}_i` = +1 for the labelled points of class c, -1 for the other labelled
+    points and 0 for the rest, each column solves eqs. (8) and (9) on one kernel, and a point
+    goes to the class of the largest out-of-sample projection (11):
 
     .. math:: \bigl(I_M - (\gamma D^{-1} - \rho A) M_S\Omega\bigr)\alpha^{(c)}
        = \rho M_S^T y^{(c)}, \qquad
-       \hat y(x) = \arg\max_c\ \theta(x)^T\alpha^{(c)} + b^{(c)},
+       \hat y(x) = \arg\max_c\ \theta(x)^T\alpha^{(c)} + b^{(c)}
 
-    with the out-of-sample model (11) for each class. :math:`A`, hence :math:`M_S`, c and
-    the matrix on the left, is the same for every class (the labelled points are), so the
-    matrix is factorised once for the C right-hand sides.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    sigma2 : float, default 1.0
-        :math:`\sigma^2 > 0` of the kernel :math:`\exp(-\lVert x - z\rVert^2/\sigma^2)`.
-    rho : float in (0, 1], default 0.5
-        :math:`\rho`, shared by the C binary problems.
-    gamma : float, default 1.0
-        :math:`\gamma > 0` (the paper fixes it to 1).
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (C,)
-        The labels of the labelled points, sorted (at least two).
-    X_fit_ : ndarray of shape (M, n_features)
-        The training points, kept for the out-of-sample model.
-    alpha_ : ndarray of shape (M, C)
-        Column c is :math:`\alpha^{(c)}`, the solution of eq. (8) for class c against the rest.
-    b_ : ndarray of shape (C,)
-        The biases :math:`b^{(c)}`, eq. (9).
-    e_ : ndarray of shape (M, C)
-        The training projections (10), one column per class.
-    transduction_ : ndarray of shape (M,)
-        The class of the largest projection of each training point (ties within a relative
-        1e-9 to the first class).
-    n_features_in_ : int
-        The number of features seen in ``fit``.
-
-    See Also
-    --------
-    SemiSupervisedKSC : The binary model.
+    (ties within a relative 1e-9 to the first class). :math:`A`, hence :math:`M_S`, c and the
+    matrix, is the same for every class, so it is factorised once for the C right-hand sides.
+    Parameters as :class:`SemiSupervisedKSC`; ``alpha_`` (M, C), ``b_`` (C,), ``e_`` (M, C)
+    hold one column per class; :meth:`decision_function` returns (p, C), or for two classes,
+    as scikit-learn, the second column minus the first.
 
     Notes
     -----
-    Cost of ``fit``: the kernel matrix in time :math:`O(M^2d)`, one :math:`O(M^2)`
-    assembly and one LU factorisation in :math:`\tfrac23M^3`, then :math:`O(CM^2)` for the
-    C right-hand sides; memory :math:`\Omega` plus one M x M array and a few (M, C) ones.
-    :meth:`predict` and :meth:`decision_function` cost :math:`O(pM(d + C))` time and a
-    (p, M) kernel matrix.
+    ``fit``: the kernel :math:`O(M^2d)`, one assembly and one :math:`\tfrac23M^3` LU, then
+    :math:`O(CM^2)` for the C right-hand sides. :meth:`predict` and
+    :meth:`decision_function`: :math:`O(pM(d + C))` and a (p, M) kernel matrix.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``): all pass but
-    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
-    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
-    estimators numeric labels in that check).
+    ``check_classifiers_classes``, which passes string labels: labels must be numbers, since -1
+    marks unlabelled points (scikit-learn gives its own semi-supervised estimators numeric
+    labels in that check).
 
     Examples
     --------
-    Three clouds of 8 points, one label each:
-
     >>> import numpy as np
     >>> from sslteach.ksc import OneVsRestSemiKSC
     >>> rng = np.random.default_rng(0)
     >>> centers = [(-2.0, 0.0), (2.0, 0.0), (0.0, 3.0)]
     >>> X = np.vstack([rng.normal(c, 0.4, (8, 2)) for c in centers])
     >>> y = np.full(24, -1)
-    >>> y[[0, 8, 16]] = [0, 1, 2]
+    >>> y[[0, 8, 16]] = [5, 6, 7]
     >>> model = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
     >>> model.transduction_.tolist()
-    [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]
-    >>> model.predict(centers), model.alpha_.shape
-    (array([0, 1, 2]), (24, 3))
+    [5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7]
+    >>> model.predict(centers), model.decision_function(centers).shape
+    (array([5, 6, 7]), (3, 3))
+    >>> bool(np.allclose(model.alpha_.sum(axis=0), 0.0, atol=1e-10))  # 1^T alpha = 0, eq. (7)
+    True
+    >>> binary = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X[:16], y[:16])
+    >>> (binary.decision_function(centers[:2]) > 0).tolist()
+    [False, True]
     """
 
     _parameter_constraints: dict = dict(_KSC_PARAMETERS)
@@ -1270,57 +830,14 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        r"""Solve eq. (8) once per class, with one factorisation.
+        r"""Solve eq. (8) once per class, with one LU factorisation; biases (9), projections (10).
 
-        For each class c the right-hand side :math:`\rho M_S^Ty^{(c)}` (class c +1, the other
-        labelled points -1, unlabelled 0) of eq. (8) of Alzate & Suykens (2012) is solved
-        against the one LU factorisation of :math:`I_M - (\gamma D^{-1} - \rho A)M_S\Omega`;
-        the biases are eq. (9) and the training projections eq. (10).
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (M, n_features)
-            The training points, labelled and unlabelled; at least 2.
-        y : array-like of shape (M,)
-            -1 for unlabelled points; numeric labels of at least two classes for the others.
-
-        Returns
-        -------
-        self : OneVsRestSemiKSC
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` or ``y`` is invalid (labels of one class only, non-numeric labels), if a
-            parameter is out of range, or if c = 0 or the system (8) is singular or
-            ill-conditioned for these parameters.
-
-        Notes
-        -----
-        Cost: time :math:`O(M^2d + \tfrac23M^3 + CM^2)`, memory two M x M arrays and a few
-        (M, C) ones.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import OneVsRestSemiKSC
-        >>> rng = np.random.default_rng(0)
-        >>> centers = [(-2.0, 0.0), (2.0, 0.0), (0.0, 3.0)]
-        >>> X = np.vstack([rng.normal(c, 0.4, (8, 2)) for c in centers])
-        >>> y = np.full(24, -1)
-        >>> y[[0, 8, 16]] = [5, 6, 7]
-        >>> model = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> model.classes_, model.b_.shape, model.e_.shape
-        (array([5, 6, 7]), (3,), (24, 3))
-        >>> bool(np.allclose(model.alpha_.sum(axis=0), 0.0, atol=1e-10))  # 1^T alpha = 0, eq. (7)
-        True
+        A ValueError for invalid data (one class only, non-numeric labels) or parameters, or when
+        c = 0 or the system is singular. Cost :math:`O(M^2d + \tfrac23M^3 + CM^2)`.
         """
         X, y = validate_fit_data(self, X, y, min_samples=2)
         y, labeled, self.classes_, _ = check_labels(y, X.shape[0], min_classes=2, who="OneVsRestSemiKSC")
-        gamma, rho = _check_gamma_rho(self.gamma, self.rho)
+        gamma, rho = float(self.gamma), float(self.rho)  # checked by _fit_context
         Omega = ksc_kernel(X, sigma2=self.sigma2)
         # A (the labelled points) is the same for every class, so g, c and the matrix of
         # eq. (8) are too: one LU factorisation, one right-hand side per class.
@@ -1328,7 +845,7 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         g, c = _semi_ksc_parts(Omega, Y[:, 0], gamma, rho)
         H, _ = _assemble(Omega, g, c, Y[:, 0], rho)
         R = rho * (Y - np.outer(g / c, Y.sum(axis=0)))
-        self.alpha_, _ = _solve_assembled(H, R, gamma, rho, c)
+        self.alpha_, _ = _lu_solve_or_refuse(H, R, gamma, rho, c)
         self.b_ = -(g @ (Omega @ self.alpha_) + rho * Y.sum(axis=0)) / c
         self.X_fit_ = X
         self.e_ = Omega @ self.alpha_ + self.b_
@@ -1336,103 +853,12 @@ class OneVsRestSemiKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        r"""Projections :math:`\hat e^{(c)}(x)`, shape (p, C); for two classes, as in
-        scikit-learn, shape (p,): the second class's minus the first's.
-
-        .. math:: \hat e^{(c)}(x) = \theta(x)^T\alpha^{(c)} + b^{(c)},
-           \qquad \theta(x) = [K(x_1, x), \dots, K(x_M, x)]^T,
-
-        the out-of-sample model, eq. (11) of Alzate & Suykens (2012), of each class against
-        the rest.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, n_features)
-            The points.
-
-        Returns
-        -------
-        E : ndarray of shape (p, C), or (p,) when C = 2
-            Column c is :math:`\hat e^{(c)}(x)`; for two classes the single column
-            :math:`\hat e^{(1)}(x) - \hat e^{(0)}(x)`, positive where the second class wins.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns.
-
-        Notes
-        -----
-        Cost: time :math:`O(pM(d + C))`, memory the (p, M) kernel matrix.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import OneVsRestSemiKSC
-        >>> rng = np.random.default_rng(0)
-        >>> centers = [(-2.0, 0.0), (2.0, 0.0), (0.0, 3.0)]
-        >>> X = np.vstack([rng.normal(c, 0.4, (8, 2)) for c in centers])
-        >>> y = np.full(24, -1)
-        >>> y[[0, 8, 16]] = [0, 1, 2]
-        >>> model = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> E = model.decision_function(centers)
-        >>> E.shape, E.argmax(axis=1).tolist()
-        ((3, 3), [0, 1, 2])
-        >>> binary = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X[:16], y[:16])
-        >>> (binary.decision_function(centers[:2]) > 0).tolist()
-        [False, True]
-        """
+        r"""Projections (11) :math:`\hat e^{(c)}(x)`, (p, C); for two classes (p,), second minus first."""
         E = self._kernel(X) @ self.alpha_ + self.b_
         return E[:, 1] - E[:, 0] if E.shape[1] == 2 else E
 
     def predict(self, X):
-        r"""The class of the largest projection, ties to the first class.
-
-        .. math:: \hat y(x) = \arg\max_c\ \theta(x)^T\alpha^{(c)} + b^{(c)},
-
-        the out-of-sample models (11) of Alzate & Suykens (2012), one per class; projections
-        within a relative 1e-9 of the largest count as tied.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, n_features)
-            The points to classify.
-
-        Returns
-        -------
-        labels : ndarray of shape (p,)
-            An entry of ``classes_`` per point.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns.
-
-        Notes
-        -----
-        Cost: time :math:`O(pM(d + C))`, memory the (p, M) kernel matrix.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import OneVsRestSemiKSC
-        >>> rng = np.random.default_rng(0)
-        >>> centers = [(-2.0, 0.0), (2.0, 0.0), (0.0, 3.0)]
-        >>> X = np.vstack([rng.normal(c, 0.4, (8, 2)) for c in centers])
-        >>> y = np.full(24, -1)
-        >>> y[[0, 8, 16]] = [0, 1, 2]
-        >>> model = OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
-        >>> model.predict([[-2.5, 0.5], [2.5, -0.5], [0.0, 3.5]])
-        array([0, 1, 2])
-        """
+        """The class of the largest projection (11); a relative 1e-9 is a tie, won by the first."""
         E = self._kernel(X) @ self.alpha_ + self.b_  # checks that the model is fitted
         return self.classes_[argmax_rows(E)]
 
@@ -1450,90 +876,52 @@ def _knn_laplacian(X, n_neighbors):
 
 
 class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
-    r"""Laplacian SVM (Belkin, Niyogi & Sindhwani, 2006, Sect. 4.2), solved through its dual QP.
+    r"""Laplacian SVM (Belkin et al., 2006, Sect. 4.2), solved through its dual QP.
 
     Minimises over :math:`f(x) = \sum_i \alpha_i K(x_i, x) + b`
 
     .. math:: \frac1l\sum_{i\le l}\max(0, 1 - y_i f(x_i)) + \gamma_A\alpha^TK\alpha
        + \frac{\gamma_I}{n^2}\alpha^TKLK\alpha,
 
-    with :math:`L = D - W` of the binary, symmetrised k-NN graph over all n points. The
-    dual is :math:`\max_\beta 1^T\beta - \frac12\beta^TQ\beta` subject to
-    :math:`0\le\beta_i\le 1/l`, :math:`y^T\beta = 0`, where
-    :math:`Q = YJK(2\gamma_AI + 2\frac{\gamma_I}{n^2}LK)^{-1}J^TY`, and then
-    :math:`\alpha = (2\gamma_AI + 2\frac{\gamma_I}{n^2}LK)^{-1}J^TY\beta`; b comes from the
-    free support vectors (:math:`y_if(x_i) = 1`), or the middle of its feasible interval.
-    Here :math:`J = [I_l\ 0]` picks the l labelled points among the n, :math:`Y` is the
-    diagonal matrix of their labels :math:`\pm1` and :math:`K` the n x n kernel matrix.
-    This is the baseline of Alzate & Suykens (2012) (Sect. IV), with their defaults
+    with :math:`L = D - W` of the binary, symmetrised k-NN graph over all n points. With
+    :math:`J = [I_l\ 0]` picking the l labelled points, :math:`Y` their labels :math:`\pm1` on
+    a diagonal and :math:`S = 2\gamma_AI + 2\frac{\gamma_I}{n^2}LK`, the dual is
+    :math:`\max_\beta 1^T\beta - \frac12\beta^TQ\beta` subject to :math:`0\le\beta_i\le 1/l`,
+    :math:`y^T\beta = 0`, where :math:`Q = YJKS^{-1}J^TY`; then :math:`\alpha = S^{-1}J^TY\beta`
+    and b comes from the free support vectors (:math:`y_if(x_i) = 1`), else the middle of its
+    feasible interval. The baseline of Alzate & Suykens (Sect. IV), with their
     :math:`\gamma_I = 1` and k = 6.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
 
     Parameters
     ----------
     sigma2 : float, default 1.0
-        RBF kernel :math:`\exp(-\lVert x - z\rVert^2/\sigma^2)` (the chapter's convention),
-        :math:`\sigma^2 > 0`.
-    gamma_A : float, default 1e-2
-        :math:`\gamma_A > 0`, the ambient (RKHS norm) regularisation.
-    gamma_I : float, default 1.0
-        :math:`\gamma_I \ge 0`, the intrinsic (graph Laplacian) regularisation.
+        The paper's :math:`\sigma^2 > 0` of :func:`ksc_kernel`.
+    gamma_A, gamma_I : float, default 1e-2, 1.0
+        The ambient (RKHS norm, > 0) and intrinsic (graph, >= 0) regularisation.
     n_neighbors : int, default 6
-        k of the k-NN graph (:func:`sslteach.graphs.knn_graph`, binary weights, symmetrised,
-        ties at the k-th distance included), in [1, n - 1].
+        k of the k-NN graph (:func:`sslteach.graphs.knn_graph`, binary, symmetrised, ties at the
+        k-th distance included), in [1, n - 1].
     solver : str, default "CLARABEL"
-        The cvxpy solver of the dual QP; one of ``cvxpy.installed_solvers()``.
+        The cvxpy solver of the dual QP, one of ``cvxpy.installed_solvers()``.
 
-    Attributes
-    ----------
-    classes_ : ndarray of shape (2,)
-        The two labels of the labelled points, sorted; ``classes_[1]`` is the class of
-        :math:`f(x) \ge 0` (+1 in the formulas).
-    X_fit_ : ndarray of shape (n, n_features)
-        The training points, kept for the expansion of f.
-    alpha_ : ndarray of shape (n,)
-        The expansion coefficients :math:`\alpha` over all n training points.
-    b_ : float
-        The bias b.
-    beta_ : ndarray of shape (l,)
-        The dual solution :math:`\beta`, clipped to :math:`[0, 1/l]`.
-    dual_objective_ : float
-        :math:`1^T\beta - \frac12\beta^TQ\beta` at the solution.
-    primal_objective_ : float
-        The primal objective above at :math:`(\alpha, b)`; it equals the dual objective up to
-        the solver's tolerance.
-    decision_train_ : ndarray of shape (n,)
-        :math:`f(x_i)` at the training points.
-    lab_ : ndarray of shape (l,)
-        The indices of the labelled training points.
-    y_labeled_ : ndarray of shape (l,)
-        Their labels in {-1, +1}.
-    transduction_ : ndarray of shape (n,)
-        The class of sign(``decision_train_``): ``classes_[1]`` where it is >= 0.
-    n_features_in_ : int
-        The number of features seen in ``fit``.
-
-    See Also
-    --------
-    SemiSupervisedKSC : The method it is the baseline of.
+    Attributes: ``classes_`` (``classes_[1]`` where :math:`f(x) \ge 0`), ``alpha_``, ``b_``,
+    ``beta_`` (clipped to :math:`[0, 1/l]`), ``dual_objective_`` and ``primal_objective_`` (equal
+    to the solver's tolerance), ``decision_train_`` (:math:`f(x_i)`), ``transduction_``, ``lab_``
+    and ``y_labeled_`` (the labelled points and their labels in {-1, +1}).
 
     Notes
     -----
-    Time :math:`O(n^3)` for the linear solve with n right-hand sides reduced to l, plus a
-    QP in l variables; memory a few n x n arrays. In detail: the kernel :math:`O(n^2d)`,
-    the k-NN graph as in :func:`sslteach.graphs.knn_graph`, :math:`LK` in :math:`O(kn^2)`,
-    one LU factorisation of the n x n matrix :math:`2\gamma_AI + 2\frac{\gamma_I}{n^2}LK`
-    (:math:`\tfrac23n^3`) solved for l right-hand sides (:math:`O(n^2l)`), Q in
-    :math:`O(nl^2)`, and an interior-point QP in l variables (:math:`O(l^3)` per
-    iteration). :meth:`predict` and :meth:`decision_function` cost :math:`O(pnd)` time and
-    a (p, n) kernel matrix.
+    ``fit``: the kernel :math:`O(n^2d)`, :math:`LK` :math:`O(kn^2)`, one
+    :math:`\tfrac23n^3` LU of S solved for l right-hand sides (:math:`O(n^2l)`), Q in
+    :math:`O(nl^2)` and an interior-point QP in l variables (:math:`O(l^3)` per iteration);
+    memory a few n x n arrays. A ValueError when the QP fails (the message suggests a larger
+    ``gamma_A`` or another solver), a UserWarning when it is solved only inaccurately.
+    :meth:`predict` and :meth:`decision_function`: :math:`O(pnd)`.
 
     **scikit-learn's estimator checks** (``tests/test_estimator_checks.py``, as a binary
-    classifier): all pass but
-    ``check_classifiers_classes``, which passes string labels: labels must be numbers,
-    since -1 marks unlabelled points (scikit-learn gives its own semi-supervised
-    estimators numeric labels in that check).
+    classifier): all pass but ``check_classifiers_classes``, which passes string labels: labels
+    must be numbers, since -1 marks unlabelled points (scikit-learn gives its own
+    semi-supervised estimators numeric labels in that check).
 
     Examples
     --------
@@ -1546,8 +934,10 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     >>> model = LapSVM(sigma2=2.0, n_neighbors=3).fit(X, y)
     >>> model.transduction_
     array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
-    >>> model.predict([[-2.0, -2.0], [2.0, 2.0]])
-    array([0, 1])
+    >>> model.predict([[-2.0, -2.0], [-1.5, -2.5], [2.0, 2.0]])
+    array([0, 0, 1])
+    >>> bool(np.all((model.beta_ >= 0) & (model.beta_ <= 1 / 2)))  # 0 <= beta <= 1/l
+    True
     >>> bool(np.isclose(model.primal_objective_, model.dual_objective_, rtol=1e-4))
     True
     """
@@ -1569,61 +959,7 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        r"""Solve the LapSVM dual QP on all rows of ``X``.
-
-        Builds :math:`K_{ij} = \exp(-\lVert x_i - x_j\rVert^2/\sigma^2)` and the Laplacian
-        :math:`L = D - W` of the k-NN graph over all n rows of ``X``, solves the dual
-        :math:`\max_\beta 1^T\beta - \frac12\beta^TQ\beta` subject to
-        :math:`0\le\beta_i\le 1/l`, :math:`y^T\beta = 0` with cvxpy, and sets
-        :math:`\alpha = (2\gamma_AI + 2\frac{\gamma_I}{n^2}LK)^{-1}J^TY\beta` and the bias b
-        (Belkin, Niyogi & Sindhwani, 2006).
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (n, n_features)
-            The training points, labelled and unlabelled; at least 3.
-        y : array-like of shape (n,)
-            -1 for unlabelled points; numeric labels of exactly two classes for the others.
-
-        Returns
-        -------
-        self : LapSVM
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            If ``X`` or ``y`` is invalid (labels of one or of more than two classes,
-            non-numeric labels), if a parameter is out of range (``n_neighbors`` must be at
-            most n - 1), or if the QP solver fails or does not reach an optimal status (the
-            message suggests a larger ``gamma_A`` or another solver).
-
-        Warns
-        -----
-        UserWarning
-            When the solver reports the QP solved only inaccurately.
-
-        Notes
-        -----
-        Cost: time :math:`O(n^2(d + k) + \tfrac23n^3 + n^2l)` plus the QP in l variables;
-        memory a few n x n arrays.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import LapSVM
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 0, 1
-        >>> model = LapSVM(sigma2=2.0, gamma_A=1e-2, gamma_I=1.0, n_neighbors=3).fit(X, y)
-        >>> model.alpha_.shape, model.beta_.shape, model.lab_.tolist(), model.y_labeled_.tolist()
-        ((20,), (2,), [0, 10], [-1.0, 1.0])
-        >>> bool(np.all((model.beta_ >= 0) & (model.beta_ <= 1 / 2)))  # 0 <= beta <= 1/l
-        True
-        """
+        """Solve the dual QP on all rows of ``X`` (-1 in ``y`` = unlabelled; two numeric classes; n >= 3)."""
         X, y = validate_fit_data(self, X, y, min_samples=3)
         n = X.shape[0]
         self.classes_, yp = _binary_labels(y, n, "LapSVM")
@@ -1639,48 +975,7 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
         return self
 
     def predict(self, X):
-        r"""The class of sign(decision_function(X)): ``classes_[1]`` where it is >= 0.
-
-        .. math:: \hat y(x) = \mathrm{sign} f(x), \qquad f(x) = \sum_{i=1}^n\alpha_iK(x_i, x) + b,
-
-        the LapSVM classifier of Belkin, Niyogi & Sindhwani (2006) (:meth:`decision_function`);
-        :math:`f(x) = 0` goes to ``classes_[1]``.
-
-        Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-        Parameters
-        ----------
-        X : array-like of shape (p, n_features)
-            The points to classify.
-
-        Returns
-        -------
-        labels : ndarray of shape (p,)
-            ``classes_[1]`` where :math:`f(x) \ge 0`, else ``classes_[0]``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` is not a finite 2-D numeric array with ``n_features_in_`` columns.
-
-        Notes
-        -----
-        Cost: time :math:`O(pnd)`, memory the (p, n) kernel matrix.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sslteach.ksc import LapSVM
-        >>> rng = np.random.default_rng(0)
-        >>> X = np.vstack([rng.normal(-2, 0.5, (10, 2)), rng.normal(2, 0.5, (10, 2))])
-        >>> y = np.full(20, -1)
-        >>> y[0], y[10] = 0, 1
-        >>> model = LapSVM(sigma2=2.0, n_neighbors=3).fit(X, y)
-        >>> model.predict([[-2.0, -2.0], [-1.5, -2.5], [2.0, 2.0]])
-        array([0, 0, 1])
-        """
+        r"""The class of :math:`\mathrm{sign} f(x)`: ``classes_[1]`` where :math:`f(x) \ge 0`."""
         check_is_fitted(self, "alpha_")
         return self.classes_[(self.decision_function(X) >= 0).astype(int)]
 
@@ -1696,11 +991,11 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
     lab = np.flatnonzero(yp != 0)
     yl = yp[lab]
     l_ = lab.size
-    H = (2.0 * gI / n**2) * (L @ K)
-    H.flat[:: n + 1] += 2.0 * gA
+    S = (2.0 * gI / n**2) * (L @ K)  # 2 gamma_A I + (2 gamma_I / n^2) L K
+    S.flat[:: n + 1] += 2.0 * gA
     JY = np.zeros((n, l_))
     JY[lab, np.arange(l_)] = yl
-    G = np.linalg.solve(H, JY)  # alpha = G beta
+    G = np.linalg.solve(S, JY)  # alpha = G beta
     Q = K[lab] @ G * yl[:, None]
     Q = (Q + Q.T) / 2.0
     beta = cp.Variable(l_)
@@ -1708,10 +1003,6 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
         cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
         [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
     )
-    if solver not in cp.installed_solvers():
-        raise ValueError(
-            f"solver must be one of cvxpy's installed solvers {cp.installed_solvers()}; got {solver!r}."
-        )
     try:
         prob.solve(solver=solver)
     except cp.error.SolverError as exc:
@@ -1760,293 +1051,3 @@ def _svm_bias(f0, y, beta, C, tol=1e-6):
     if np.isfinite(lo_v) and np.isfinite(hi_v):
         return float((lo_v + hi_v) / 2)
     return float(lo_v if np.isfinite(lo_v) else hi_v)
-
-
-# ----------------------------------------------------------------------------------------
-# the paper's protocol (Sect. IV-B), shared by Chapter 4 and scripts/reproduce_ch4.py
-# ----------------------------------------------------------------------------------------
-
-
-def evaluate_protocol(
-    X,
-    y,
-    labeled,
-    *,
-    sigma2_factors=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-    rho_grid=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
-    gamma_A_grid=(1e-6, 1e-4, 1e-2, 1.0),
-    gamma_I=1.0,
-    n_unlabeled=600,
-    n_val=600,
-    eta_u=0.25,
-    lapsvm=True,
-    kernel="rbf",
-    grid_errors=False,
-    random_state=0,
-):
-    r"""One randomisation of Table I of Alzate & Suykens (2012): Semi-KSC and LapSVM.
-
-    The labelled points ``labeled`` (indices into X) plus ``n_unlabeled`` points drawn at
-    random from the rest form the training set; ``n_val`` further points form the
-    validation set. :math:`\sigma^2` ranges over ``sigma2_factors`` times the median
-    squared distance between training points (the same grid for both methods).
-
-    * Semi-KSC: (sigma2, rho) maximise SSF (17) with weight ``eta_u`` on the unlabelled
-      validation points (:func:`select_semi_ksc`); gamma = 1.
-    * LapSVM: (sigma2, gamma_A) maximise the accuracy on the *labelled* validation points
-      (the paper's protocol for its baseline); gamma_I and k = 6 fixed.
-
-    Both are then evaluated on every point of X (the paper's "full data set"); the error
-    is the fraction misclassified.
-
-    In formulas: Semi-KSC solves eqs. (8)-(9) of Alzate & Suykens (2012) at
-
-    .. math:: (\sigma^2, \rho) = \arg\max\ \eta_U F(\hat\alpha_{val})
-       + (1 - \eta_U)\,\mathrm{accuracy}(\mathrm{sign}(e_L), y_L),
-       \qquad \sigma^2 \in \{f\cdot\mathrm{median}(D^{(2)})\},
-
-    the SSF criterion (17) with the Fisher criterion (16) of the localised solution (15),
-    where :math:`D^{(2)}` is the M x M matrix of squared distances between training points
-    (its zero diagonal included in the median); a point x is then classified by the sign
-    of the out-of-sample model (11), :math:`\hat e(x) = \theta(x)^T\alpha + b`. SSF scores
-    within a relative 1e-9 of the best count as tied (first grid point wins, sigma2 the
-    outer loop); for LapSVM the first grid point of the best validation accuracy wins.
-    Semi-KSC grid points whose system :func:`solve_semi_ksc` refuses (c = 0 to a relative
-    ``C_RTOL``, or reciprocal condition number below ``RCOND_LIMIT``) are skipped, as in
-    :func:`select_semi_ksc`.
-
-    Derived in :doc:`/notebooks/04_semi_supervised_ksc` (Chapter 4).
-
-    Parameters
-    ----------
-    X : array-like of shape (n, n_features)
-        The full data set.
-    y : array-like of shape (n,)
-        The labels of every point (numeric, exactly two classes; no unlabelled mark).
-    labeled : array-like of int, or boolean mask of shape (n,)
-        The points whose labels the methods see (the paper's labelled points, at least one
-        of each class); their order is kept.
-    sigma2_factors : sequence of float, default (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
-        The grid of :math:`\sigma^2` as multiples of the median squared distance.
-    rho_grid : sequence of float, default (0.1, 0.2, ..., 1.0)
-        The grid of :math:`\rho`, each in (0, 1].
-    gamma_A_grid : sequence of float, default (1e-6, 1e-4, 1e-2, 1.0)
-        The grid of LapSVM's :math:`\gamma_A`.
-    gamma_I : float, default 1.0
-        LapSVM's :math:`\gamma_I` (the paper's default).
-    n_unlabeled : int, default 600
-        The number of unlabelled training points (the paper's N = 600).
-    n_val : int, default 600
-        The number of validation points (fewer if fewer are left).
-    eta_u : float, default 0.25
-        The weight :math:`\eta_U` of the Fisher term in SSF (the paper's 0.25).
-    lapsvm : bool, default True
-        Run LapSVM too (its grid is by far the slower part).
-    kernel : {"rbf", "cosine"}, default "rbf"
-        ``"rbf"``: the paper's :func:`ksc_kernel` on the ``sigma2_factors`` grid.
-        ``"cosine"``: :math:`K(x, z) = x^Tz/(\lVert x\rVert\lVert z\rVert)`, which has no
-        bandwidth (``sigma2_factors`` is then ignored and the grids run over
-        :math:`\rho` and :math:`\gamma_A` only); it needs non-negative features (e.g.
-        TF-IDF) so that the degrees are positive, and no row of X may be zero. Validation
-        points orthogonal to every training point (degree 0, so eq. (15) is undefined) are
-        left out of the SSF criterion.
-    grid_errors : bool, default False
-        Also return the error on all of X at *every* grid point (keys
-        ``semi_ksc_grid_errors`` and ``lapsvm_grid_errors``). These use every label of y
-        and are a diagnostic only (e.g. the best grid point per split, an oracle); they
-        never enter a choice.
-    random_state : int or numpy.random.Generator, default 0
-        Seeds the draw of the training and validation points.
-
-    Returns
-    -------
-    result : Bunch
-        With the keys
-
-        - ``semi_ksc``: float, the error rate of Semi-KSC on all of X;
-        - ``semi_ksc_params``: dict with keys ``"sigma2/median"`` and ``"rho"``, the
-          selected parameters;
-        - ``semi_ksc_time``: float, seconds of the final solve of the selected model,
-          including forming its kernel from the precomputed squared distances;
-        - ``lapsvm``: float, the error rate of LapSVM (nan when ``lapsvm=False``);
-        - ``lapsvm_params``: dict with keys ``"sigma2/median"`` and ``"gamma_A"``, or None
-          when ``lapsvm=False``;
-        - ``lapsvm_time``: float, seconds of the final LapSVM solve, measured as for
-          Semi-KSC (nan when ``lapsvm=False``);
-        - ``semi_ksc_grid_errors``, ``lapsvm_grid_errors`` (only with ``grid_errors=True``):
-          ndarrays of shape (S, R) and (S, G), the error on all of X at each grid point
-          (S = 1 for the cosine kernel; the LapSVM one is None when ``lapsvm=False``).
-
-        With ``kernel="cosine"`` the ``"sigma2/median"`` entries of the parameter dicts are
-        None.
-
-    Raises
-    ------
-    ValueError
-        If ``X``, ``y`` or ``labeled`` is invalid (``y`` not of exactly two classes,
-        ``labeled`` empty, out of range or repeating an index, or lacking a class), if no
-        point is left for validation, if a grid value is out of range, or if the system
-        (8) is singular at every Semi-KSC grid point or a LapSVM QP fails, if ``kernel`` is
-        not "rbf" or "cosine", or (cosine) if X has a negative entry or a zero row.
-
-    See Also
-    --------
-    select_semi_ksc : The Semi-KSC grid search alone.
-
-    Notes
-    -----
-    With M = ``len(labeled) + n_unlabeled`` training points, :math:`N_v` = ``n_val``
-    validation points, S, R and G the sizes of the three grids: squared distances in
-    :math:`O((M^2 + (N_v + n)M)d)`, the Semi-KSC grid in :math:`O(SR(M^3 + MN_v))`, the
-    LapSVM grid in :math:`O(SG(M^3 + \text{QP in } l \text{ variables}))`, and the
-    predictions on all of X in :math:`O(nM)`; memory a few M x M arrays and the (n, M)
-    squared distances to X. With the paper's sizes (M = 600 plus the labels) it takes
-    seconds for Semi-KSC and much longer with LapSVM.
-
-    Examples
-    --------
-    A tiny run (60 points, 2 labels, short grids, no LapSVM):
-
-    >>> import numpy as np
-    >>> from sslteach.ksc import evaluate_protocol
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.vstack([rng.normal(-2, 0.5, (30, 2)), rng.normal(2, 0.5, (30, 2))])
-    >>> y = np.repeat([0, 1], 30)
-    >>> res = evaluate_protocol(X, y, [0, 30], sigma2_factors=(0.5, 1.0), rho_grid=(0.5, 1.0),
-    ...                         n_unlabeled=20, n_val=20, lapsvm=False)
-    >>> res.semi_ksc, res.semi_ksc_params, res.lapsvm
-    (0.0, {'sigma2/median': 1.0, 'rho': 0.5}, nan)
-    """
-    import time
-
-    X = check_data(X, name="X")
-    y = check_labels(y, X.shape[0], unlabeled=None, n_classes=2, who="The protocol of Table I")[0]
-    if np.any(y == -1):
-        raise ValueError(
-            "y holds the class -1, which marks unlabelled points in the training labels; recode the "
-            "classes first, e.g. y = np.unique(y, return_inverse=True)[1]."
-        )
-    sigma2_factors = check_vector(sigma2_factors, "sigma2_factors", low=0, strict_low=True).tolist()
-    rho_grid = [float(r) for r in check_vector(rho_grid, "rho_grid")]
-    for r in rho_grid:
-        _check_gamma_rho(1.0, r)
-    gamma_A_grid = [float(g) for g in check_vector(gamma_A_grid, "gamma_A_grid", low=0, strict_low=True)]
-    gamma_I = check_positive(gamma_I, "gamma_I", strict=False)
-    labeled = check_indices(labeled, X.shape[0])
-    n_unlabeled = check_int(n_unlabeled, "n_unlabeled", low=0)
-    n_val = check_int(n_val, "n_val", low=1)
-    if kernel not in ("rbf", "cosine"):
-        raise ValueError(f'kernel must be "rbf" or "cosine", got {kernel!r}.')
-    grid_errors = bool(grid_errors)
-    if kernel == "cosine":
-        if X.min() < 0:
-            raise ValueError(
-                "The cosine kernel needs non-negative features (a non-negative similarity, so that the "
-                "degrees of Alzate & Suykens' D are positive); use kernel='rbf' for this X."
-            )
-        norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-        if np.any(norms == 0):
-            raise ValueError("X has a zero row, whose cosine with any point is undefined; drop it.")
-        Xn = X / norms[:, None]
-    rng = np.random.default_rng(random_state)
-    rest = np.setdiff1d(np.arange(X.shape[0]), labeled)
-    perm = rng.permutation(rest)
-    train_u, val = perm[:n_unlabeled], perm[n_unlabeled : n_unlabeled + n_val]
-    if val.size == 0:
-        raise ValueError("No point is left for validation; lower n_unlabeled.")
-    train = np.r_[train_u, labeled]  # the paper's order: unlabelled, then labelled
-    y_train = np.r_[np.full(train_u.size, -1), y[labeled]]
-    classes, yp = _binary_labels(y_train, train.size)
-    Xt = X[train]
-    if kernel == "rbf":
-        # squared distances once; every kernel of the grids is exp(-D2 / sigma2)
-        D2 = squared_distances(Xt)
-        D2_val = squared_distances(X[val], Xt)
-        D2_all = squared_distances(X, Xt)
-        med = float(np.median(D2))
-        grid = [f * med for f in sigma2_factors]
-        factors = list(sigma2_factors)
-
-        def kernels_at(s2):  # (training, validation, all points) kernels at one grid point
-            return np.exp(-D2 / s2), np.exp(-D2_val / s2), lambda: np.exp(-D2_all / s2)
-
-    else:
-        Xtn = Xn[train]
-        C, C_val, C_all = Xtn @ Xtn.T, Xn[val] @ Xtn.T, Xn @ Xtn.T
-        grid, factors = [None], [None]
-
-        def kernels_at(s2):
-            return C, C_val, lambda: C_all
-
-    # Semi-KSC: SSF on the unlabelled validation points (as _ssf_grid, for any kernel)
-    labeled_t = yp != 0
-    scores = np.full((len(grid), len(rho_grid)), np.nan)
-    errs = np.full(scores.shape, np.nan)
-    for i, s2 in enumerate(grid):
-        Omega, Kval, Kall = kernels_at(s2)
-        dval = Kval.sum(axis=1)
-        if kernel == "cosine":  # a text sharing no term with any training point: no alpha_hat
-            Kval, dval = Kval[dval > 0], dval[dval > 0]
-        if np.any(dval <= 0):
-            raise ValueError(
-                "Some validation points have kernel degrees that underflow to 0 (too far from every "
-                f"training point at sigma2 = {s2:g}), where eq. (15) of Alzate & Suykens (2012) divides "
-                "by the degree; use a larger sigma2 grid."
-            )
-        K_all = Kall() if grid_errors else None
-        for j, r in enumerate(rho_grid):
-            try:
-                alpha, b = _solve_fast(Omega, yp, 1.0, r)
-            except ValueError:
-                continue
-            a_hat = (Kval @ alpha + b) / dval
-            scores[i, j] = ssf_criterion(a_hat, Omega[labeled_t] @ alpha + b, yp[labeled_t], eta_u=eta_u)
-            if grid_errors:
-                errs[i, j] = np.mean(classes[(K_all @ alpha + b >= 0).astype(int)] != y)
-    if np.all(np.isnan(scores)):
-        raise ValueError("The system (8) was singular at every grid point; widen the grids.")
-    i, j = np.unravel_index(first_best(scores), scores.shape)
-    Omega, _, Kall = kernels_at(grid[i])
-    t0 = time.perf_counter()
-    if kernel == "rbf":
-        Omega = np.exp(-D2 / grid[i])  # timed: forming the kernel from the squared distances
-    alpha, b = _solve_fast(Omega, yp, 1.0, rho_grid[j])
-    t_ksc = time.perf_counter() - t0
-    pred = classes[(Kall() @ alpha + b >= 0).astype(int)]
-    out = Bunch(
-        semi_ksc=float(np.mean(pred != y)),
-        semi_ksc_params={"sigma2/median": factors[i], "rho": rho_grid[j]},
-        semi_ksc_time=t_ksc,
-        lapsvm=np.nan,
-        lapsvm_params=None,
-        lapsvm_time=np.nan,
-    )
-    if grid_errors:
-        out.semi_ksc_grid_errors = errs
-        out.lapsvm_grid_errors = None
-    if lapsvm:
-        L = _knn_laplacian(Xn[train] if kernel == "cosine" else Xt, 6)
-        yv = np.where(y[val] == classes[1], 1.0, -1.0)
-        best = (-1.0, None)
-        lap_errs = np.full((len(grid), len(gamma_A_grid)), np.nan)
-        for i, (s2, f) in enumerate(zip(grid, factors, strict=True)):
-            K, Kv, Kall = kernels_at(s2)
-            K_all = Kall() if grid_errors else None
-            for j, ga in enumerate(gamma_A_grid):
-                sol = _lapsvm_solve(K, L, yp, ga, gamma_I)
-                acc = float(np.mean(np.where(Kv @ sol.alpha + sol.b >= 0, 1.0, -1.0) == yv))
-                if grid_errors:
-                    lap_errs[i, j] = np.mean(classes[(K_all @ sol.alpha + sol.b >= 0).astype(int)] != y)
-                if acc > best[0]:
-                    best = (acc, (s2, f, ga, sol))
-        s2, f, ga, sol = best[1]
-        K, _, Kall = kernels_at(s2)
-        t0 = time.perf_counter()
-        _lapsvm_solve(np.exp(-D2 / s2) if kernel == "rbf" else K, L, yp, ga, gamma_I)
-        out.lapsvm_time = time.perf_counter() - t0
-        pred = classes[(Kall() @ sol.alpha + sol.b >= 0).astype(int)]
-        out.lapsvm = float(np.mean(pred != y))
-        out.lapsvm_params = {"sigma2/median": f, "gamma_A": ga}
-        if grid_errors:
-            out.lapsvm_grid_errors = lap_errs
-    return out

@@ -699,7 +699,10 @@ def test_setup_cell_installs_the_package_in_a_fresh_venv(tmp_path):
     # the cell pins a release tag (git+https://...@v<version>); a local folder has no tags
     pinned = re.escape(url) + r"(@[\w.+-]+)?"
     # the reproduction pages read the committed results through the installed package
-    shown = "from sslteach import scorecard\nprint(len(scorecard.load_results('ch1')['paper_numbers']) > 0)\n"
+    shown = (
+        "from sslteach.teach import scorecard\n"
+        "print(len(scorecard.load_results('ch1')['paper_numbers']) > 0)\n"
+    )
     cell = re.sub(pinned, source.as_uri(), setup)
     cell += "\nimport sslteach\n" + shown + "print(sslteach.__file__)\n"
     run = subprocess.run(

@@ -54,6 +54,7 @@ from sslteach import ksc  # noqa: E402
 from sslteach import plotting as pl  # noqa: E402
 from sslteach import relaxation as rx  # noqa: E402
 from sslteach import spectral_kernels as sk  # noqa: E402
+from sslteach.protocols import ch2, ch4  # noqa: E402
 
 # ----------------------------------------------------------------------------------------
 # the standard, as helpers
@@ -1847,7 +1848,7 @@ CLUSTER += [
     ),
 ]
 # table1_candidates and select_svm
-_t1 = functools.partial(ck.table1_candidates, n_neighbors=4, cluster_counts=(2,), n_runs=2)
+_t1 = functools.partial(ch2.table1_candidates, n_neighbors=4, cluster_counts=(2,), n_runs=2)
 _t1.__qualname__ = "table1_candidates"
 CLUSTER += replacing("table1_candidates", _t1, (X,), 0, x_variants(min_samples=2)[:8])
 CLUSTER += [
@@ -1889,7 +1890,7 @@ CLUSTER += [
     ),
 ]
 _CANDS = [({"k": "rbf"}, K), ({"k": "lin"}, X @ X.T)]
-_sel = ck.select_svm
+_sel = ch2.select_svm
 CLUSTER += [
     bad(
         "select_svm-no-candidates",
@@ -2864,7 +2865,7 @@ KSC += [
 X40 = np.vstack([X, X + _rng.standard_normal((N, 2)) * 0.1])
 Y40 = np.r_[Y_TRUE, Y_TRUE]
 _ep = functools.partial(
-    ksc.evaluate_protocol,
+    ch4.evaluate_protocol,
     n_unlabeled=20,
     n_val=10,
     lapsvm=False,
@@ -3017,6 +3018,8 @@ _MODULES = {
     "cluster_kernels": ck,
     "spectral_kernels": sk,
     "ksc": ksc,
+    "protocols.ch2": ch2,
+    "protocols.ch4": ch4,
 }
 _TABLES = {
     "kernels": KERNELS,
@@ -3027,6 +3030,8 @@ _TABLES = {
     "cluster_kernels": CLUSTER,
     "spectral_kernels": SPECTRAL,
     "ksc": KSC,
+    "protocols.ch2": CLUSTER,
+    "protocols.ch4": KSC,
 }
 
 

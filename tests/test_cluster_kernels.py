@@ -15,6 +15,7 @@ from sklearn.metrics import adjusted_rand_score
 from sslteach import cluster_kernels as ck
 from sslteach import datasets
 from sslteach.graphs import geodesic_distances
+from sslteach.protocols import ch2
 
 
 def _points(seed, n=40, d=3):
@@ -93,6 +94,27 @@ def test_reweighting_kernels_ranges_and_psd():
     assert np.allclose(Us.sum(0), 1) and (Us > 0).all() and (Us < 1).all()
 
 
+@pytest.mark.parametrize("n_clusters", [2, 3])
+def test_soft_memberships_are_the_e_step_of_a_spherical_gaussian_mixture(n_clusters):
+    """Soft k-means memberships against scipy's Gaussian densities: equal weights, means the
+    k-means centres (the means of the crisp clusters of the same run) and covariance s^2 I, with
+    s^2 the mean squared distance of the points to their own centre."""
+    from scipy.stats import multivariate_normal
+
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((60, 2)) + np.repeat([[0.0, 0.0], [2.5, 0.0], [0.0, 2.5]], 20, axis=0)
+    crisp = ck.membership_matrix(X, "kmeans", n_clusters, random_state=0)
+    U = ck.membership_matrix(X, "kmeans", n_clusters, soft=True, random_state=0)
+    labels = crisp.argmax(axis=0)
+    centres = np.array([X[labels == c].mean(axis=0) for c in range(n_clusters)])
+    s2 = np.mean(np.sum((X - centres[labels]) ** 2, axis=1))
+    log_p = np.array([multivariate_normal(m, s2 * np.eye(2)).logpdf(X) for m in centres])
+    want = np.exp(log_p - log_p.max(axis=0))
+    want /= want.sum(axis=0)
+    assert np.sum((want > 0.05) & (want < 0.95)) >= 5  # memberships not saturated: the scale matters
+    np.testing.assert_allclose(U, want, atol=1e-10)
+
+
 def test_bagged_kernel_counts_co_clustering():
     X = _points(2, n=30)
     K = ck.bagged_cluster_kernel(X, 3, n_runs=7, random_state=0)
@@ -146,10 +168,39 @@ def test_out_of_sample_extension():
     np.testing.assert_allclose(model.transform(X), model.kernel_, atol=1e-10)  # training rows
     X_new = X[:5] + 0.01
     K_new = model.transform(X_new)
-    # joint matrix stays PSD: [[K, K_new^T], [K_new, K_nn]] with K_nn from the same construction
+    # close to re-clustering with the new points (exactly equal in the 1-D test below)
     full = ck.HierarchicalClusterKernel("single").fit(np.vstack([X, X_new]))
     agree = np.corrcoef(K_new.ravel(), full.kernel_[60:, :60].ravel())[0, 1]
     assert agree > 0.99
+
+
+@pytest.mark.parametrize("squared", [True, False])
+@pytest.mark.parametrize("seed", range(5))
+def test_transform_is_the_joint_tree_centred_at_the_training_mean(seed, squared):
+    """HCK's extension against an independent construction. A point beyond the ends of 1-D data
+    joins single linkage's tree beside its nearest training point, at the height of their
+    distance, and leaves the training tree as it was; so scipy's cophenetic distances of the
+    joint set, centred at the training mean, K = -1/2 (I - 1w')M(I - w1') with w = 1/n on the
+    training points and 0 on the new one, give the new point's kernel row, in a PSD matrix."""
+    rng = np.random.default_rng(seed)
+    X = np.sort(rng.uniform(0.0, 10.0, 25))[:, None]
+    n = X.shape[0]
+    model = ck.HierarchicalClusterKernel("single", squared=squared).fit(X)
+    # below the root: a point attached above the whole tree has a kernel row that does not
+    # depend on its height (the centring removes a constant), so nothing would be checked
+    top = model.cophenetic_.max()
+    new = np.array([[X.min() - rng.uniform(0.05, 0.45) * top], [X.max() + rng.uniform(0.05, 0.45) * top]])
+    K_new = model.transform(new)
+    for a, x in enumerate(new):
+        u = squareform(sch.cophenet(sch.linkage(pdist(np.vstack([X, x])), method="single")))
+        np.testing.assert_allclose(u[:n, :n], model.cophenetic_, atol=1e-12)  # the training tree
+        M = u**2 if squared else u
+        C = np.eye(n + 1) - np.outer(np.ones(n + 1), np.r_[np.full(n, 1.0 / n), 0.0])
+        K_joint = -0.5 * C @ M @ C.T
+        np.testing.assert_allclose(K_joint[:n, :n], model.kernel_, atol=1e-9 * M.max())
+        np.testing.assert_allclose(K_new[a], K_joint[n, :n], atol=1e-9 * M.max())
+        lam = np.linalg.eigvalsh(K_joint)
+        assert lam.min() >= -1e-9 * lam.max()
 
 
 def test_data_dependent_svc_and_bad_input():
@@ -186,7 +237,7 @@ def test_select_svm_matches_a_manual_leave_one_out():
     labeled = np.flatnonzero(datasets.ssl_split(y, 8, random_state=3) != -1)
     rest = np.setdiff1d(np.arange(80), labeled)
     cands = [({"s": s}, np.exp(-squareform(pdist(X, "sqeuclidean")) / (2 * s * s))) for s in (0.5, 2.0)]
-    acc, params = ck.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
+    acc, params = ch2.select_svm(cands, y, labeled, Cs=(1.0, 10.0))
     scored = []
     for p, K in cands:
         for C in (1.0, 10.0):
@@ -207,6 +258,35 @@ def test_select_svm_matches_a_manual_leave_one_out():
     _, want, pred = (two_class or tied)[0]
     assert {k: v for k, v in params.items() if k not in ("cv", "tied")} == want
     assert params["cv"] == pytest.approx(top / labeled.size) and params["tied"] == len(tied)
+    assert acc == pytest.approx(np.mean(pred == y[rest]))
+
+
+def test_select_svm_with_more_than_20_labels_uses_stratified_folds():
+    """Above 20 labels: stratified n_folds-fold cross-validation (scikit-learn's, same seed)."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.svm import SVC
+
+    X, y = datasets.make_gaussian_clouds("four", 120, random_state=5)
+    y = (y % 2).astype(int)
+    labeled = np.flatnonzero(datasets.ssl_split(y, 30, random_state=5) != -1)
+    rest = np.setdiff1d(np.arange(120), labeled)
+    assert labeled.size == 30
+    D2 = squareform(pdist(X, "sqeuclidean"))
+    cands = [({"s": s}, np.exp(-D2 / (2 * s * s))) for s in (0.3, 1.0, 3.0)]
+    acc, params, pred = ch2.select_svm(cands, y, labeled, Cs=(1.0, 10.0), n_folds=5, random_state=0,
+                                       return_prediction=True)
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    scored = []
+    for p, K in cands:
+        KL = K[np.ix_(labeled, labeled)]
+        for C in (1.0, 10.0):
+            pred_cv = cross_val_predict(SVC(kernel="precomputed", C=C), KL, y[labeled], cv=folds)
+            cv = np.mean(pred_cv == y[labeled])
+            scored.append((cv, {**p, "C": C}))
+    top = max(cv for cv, _ in scored)
+    assert params["cv"] == pytest.approx(top)
+    chosen = {k: v for k, v in params.items() if k not in ("cv", "tied")}
+    assert chosen in [q for cv, q in scored if cv == top]
     assert acc == pytest.approx(np.mean(pred == y[rest]))
 
 
@@ -233,7 +313,7 @@ def test_select_svm_does_not_pick_a_one_class_classifier_because_of_a_tie():
     choices = []
     for hidden in (np.zeros(6, int), np.ones(6, int), np.array([0, 1, 0, 1, 0, 1])):
         y = np.r_[y_lab, hidden]
-        acc, params, pred = ck.select_svm(cands, y, labeled, Cs=(1.0,), return_prediction=True)
+        acc, params, pred = ch2.select_svm(cands, y, labeled, Cs=(1.0,), return_prediction=True)
         assert params["tied"] == 2
         assert params["name"] == "two-class", "a tied one-class classifier was chosen over a two-class one"
         assert np.unique(pred).size == 2
@@ -241,11 +321,11 @@ def test_select_svm_does_not_pick_a_one_class_classifier_because_of_a_tie():
     # the hidden labels change the reported accuracy only, never the choice
     assert len(set(choices)) == 1
     # the first candidate really is a one-class classifier: alone, it is chosen and predicts one class
-    _, params, pred = ck.select_svm(cands[:1], np.r_[y_lab, np.zeros(6, int)], labeled, Cs=(1.0,),
+    _, params, pred = ch2.select_svm(cands[:1], np.r_[y_lab, np.zeros(6, int)], labeled, Cs=(1.0,),
                                     return_prediction=True)
     assert params["name"] == "one-class" and np.unique(pred).size == 1
     # when every tied candidate is one-class, the stated order decides: the first wins
-    _, params = ck.select_svm([cands[0], ({"name": "copy"}, cands[0][1])], np.r_[y_lab, np.zeros(6, int)],
+    _, params = ch2.select_svm([cands[0], ({"name": "copy"}, cands[0][1])], np.r_[y_lab, np.zeros(6, int)],
                               labeled, Cs=(1.0,))
     assert params["name"] == "one-class"
 
@@ -258,15 +338,15 @@ def test_select_svm_prefers_a_better_score_to_the_tie_rule():
     bad[:4, :4] = 0.0
     np.fill_diagonal(bad, 1.0)
     labeled = np.arange(4)
-    _, params = ck.select_svm([({"name": "bad"}, bad), cands[0]], np.r_[y_lab, np.zeros(6, int)], labeled,
+    _, params = ch2.select_svm([({"name": "bad"}, bad), cands[0]], np.r_[y_lab, np.zeros(6, int)], labeled,
                               Cs=(1.0,))
     assert params["name"] == "one-class" and params["tied"] == 1
 
 
 def test_table1_candidates_are_psd_and_complete():
     X, _ = datasets.make_gaussian_clouds("three", 60, random_state=0)
-    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2, 3), random_state=0)
-    assert sorted(cands) == sorted(ck.TABLE1_ROWS)
+    cands = ch2.table1_candidates(X, n_neighbors=5, cluster_counts=(2, 3), random_state=0)
+    assert sorted(cands) == sorted(ch2.TABLE1_ROWS)
     for row, items in cands.items():
         for _, K in items:
             assert K.shape == (60, 60) and np.isclose(np.mean(np.diag(K)), 1.0)
@@ -276,7 +356,7 @@ def test_table1_candidates_are_psd_and_complete():
 def test_table1_candidates_raw_readings_are_the_plain_kernels():
     """unit_diagonal=False, squared=False: the paper's protocol's raw kernels, M = u."""
     X, _ = datasets.make_gaussian_clouds("three", 40, random_state=2)
-    cands = ck.table1_candidates(X, n_neighbors=5, cluster_counts=(2,), n_runs=2, squared=False,
+    cands = ch2.table1_candidates(X, n_neighbors=5, cluster_counts=(2,), n_runs=2, squared=False,
                                  unit_diagonal=False, random_state=0)
     np.testing.assert_allclose(cands["linear"][0][1], X @ X.T, atol=1e-10)
     for k in ck.LINKAGES:
@@ -284,7 +364,7 @@ def test_table1_candidates_raw_readings_are_the_plain_kernels():
         J = np.eye(40) - 1.0 / 40
         np.testing.assert_allclose(cands[f"HCK, {k}"][0][1], -0.5 * J @ u @ J, atol=1e-9 * u.max())
     with pytest.raises(ValueError, match="unit_diagonal must be True or False"):
-        ck.table1_candidates(X, unit_diagonal="no")
+        ch2.table1_candidates(X, unit_diagonal="no")
 
 
 def test_select_svm_and_predict_refuse_what_they_cannot_answer():
@@ -294,11 +374,11 @@ def test_select_svm_and_predict_refuse_what_they_cannot_answer():
     y = np.array([0, 0, 0, 1, 1, 1])
     K = ck.hierarchical_cluster_kernel(X)
     with pytest.raises(ValueError, match="candidates is empty"):
-        ck.select_svm([], y, [0, 3])
+        ch2.select_svm([], y, [0, 3])
     with pytest.raises(ValueError, match="Every point is labelled"):
-        ck.select_svm([({}, K)], y, np.arange(6))
+        ch2.select_svm([({}, K)], y, np.arange(6))
     with pytest.raises(ValueError, match="candidate kernel"):
-        ck.select_svm([({}, K[:5, :5])], y, [0, 3])
+        ch2.select_svm([({}, K[:5, :5])], y, [0, 3])
     # a callable kernel accepts sparse X; predict compares sparse and dense rows correctly
     model = ck.DataDependentSVC(lambda Z: ck.hierarchical_cluster_kernel(sp.csr_matrix(Z).toarray())).fit(
         sp.csr_matrix(X), [0, -1, -1, 1, -1, -1]
@@ -320,3 +400,18 @@ def test_hck_classifier_predicts_new_points_through_the_extension():
     new = X[[3, 20, 7]] + 0.0
     assert np.array_equal(model.predict(new), model.transduction_[[3, 20, 7]])
     assert np.array_equal(model.predict(new[::-1]), model.transduction_[[7, 20, 3]])
+
+
+def test_transform_in_blocks_equals_one_point_at_a_time():
+    """transform works 256 points at a time; every block gives the rows of single points."""
+    X = _points(6, n=40)
+    model = ck.HierarchicalClusterKernel("average").fit(X)
+    X_new = np.random.default_rng(6).normal(0.0, 3.0, (600, 3))
+    K_new = model.transform(X_new)
+    rows = np.vstack([model.transform(x[None, :]) for x in X_new])
+    np.testing.assert_allclose(K_new, rows, atol=1e-12)
+
+
+def test_rck_dot_accepts_alpha_zero():
+    U = ck.membership_matrix(_points(2, n=20), "kmeans", 3, random_state=0)
+    np.testing.assert_array_equal(ck.rck_dot(U, 0.0), U.T @ U)

@@ -1,4 +1,4 @@
-"""sslteach.compare: each cached method against its estimator, the selection rule against a
+"""sslteach.protocols.comparison: each cached method against its estimator, the selection rule against a
 scripted method, and the statistics against scipy and Demšar's (2006) tables."""
 
 import functools
@@ -15,11 +15,11 @@ import scipy.sparse as sp
 import scipy.stats
 from sklearn.svm import SVC
 
-from sslteach import compare
 from sslteach.cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
-from sslteach.compare import METHODS, Method, SetCache
 from sslteach.datasets import make_g241c, ssl_split
 from sslteach.ksc import LapSVM, SemiSupervisedKSC
+from sslteach.protocols import comparison as compare
+from sslteach.protocols.comparison import METHODS, Method, SetCache
 from sslteach.relaxation import SpectralAlignmentClustering
 from sslteach.spectral_kernels import TransductiveSpectralKernel
 

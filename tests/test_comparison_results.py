@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sslteach.compare import GRID_SIZE, METHODS
 from sslteach.datasets import load_ssl_benchmark
+from sslteach.protocols.comparison import GRID_SIZE, METHODS
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "scripts" / "results"

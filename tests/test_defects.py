@@ -10,6 +10,7 @@ from sslteach import cluster_kernels as ck
 from sslteach import datasets, ksc
 from sslteach import spectral_kernels as sk
 from sslteach._validation import check_labels
+from sslteach.protocols import ch2, ch4
 
 
 def _data(n=40, seed=0):
@@ -91,12 +92,12 @@ def test_index_inputs_are_checked_and_a_mask_equals_its_indices():  # defect 9
     lab = np.array([0, 1, 2, 20, 21, 22])
     mask = np.zeros(len(X), bool)
     mask[lab] = True
-    assert ck.select_svm(K, y_true, mask) == ck.select_svm(K, y_true, lab)
+    assert ch2.select_svm(K, y_true, mask) == ch2.select_svm(K, y_true, lab)
     for bad, match in (([], "empty"), (mask[:-1], "length"), ([0, 0, 21], "repeats"), ([0, 99], "outside")):
         with pytest.raises(ValueError, match=match):
-            ck.select_svm(K, y_true, bad)
+            ch2.select_svm(K, y_true, bad)
     with pytest.raises(ValueError, match="length"):
-        ksc.evaluate_protocol(X, y_true, mask[:-1], n_unlabeled=10, n_val=10, lapsvm=False)
+        ch4.evaluate_protocol(X, y_true, mask[:-1], n_unlabeled=10, n_val=10, lapsvm=False)
     G = knn_graph(np.r_[X[:20], X[20:] + 100], 3)
     with pytest.raises(ValueError, match="rows but G has"):
         join_components(X[:-1], G)
@@ -161,7 +162,7 @@ def test_values_near_1e300_are_refused_with_advice_to_rescale():  # defect 7
         "rbf_kernel": lambda: kernels.rbf_kernel(big, sigma=1.0),
         "ksc_kernel": lambda: ksc.ksc_kernel(big, sigma2=1.0),
         "membership_matrix": lambda: ck.membership_matrix(big, "spectral", 2),
-        "table1_candidates": lambda: ck.table1_candidates(big),
+        "table1_candidates": lambda: ch2.table1_candidates(big),
         "TSK": lambda: sk.TransductiveSpectralKernel(n_neighbors=3, n_components=4).fit(big, y),
         "LapSVM": lambda: ksc.LapSVM().fit(big, y),
         "SemiSupervisedKSC": lambda: ksc.SemiSupervisedKSC().fit(big, y),
@@ -176,7 +177,7 @@ def test_values_near_1e300_are_refused_with_advice_to_rescale():  # defect 7
 def test_degenerate_data_is_refused_not_answered_with_nan():  # defect 8
     X, _, y = _data(n=20)
     with pytest.raises(ValueError, match="duplicate rows"):
-        ck.table1_candidates(np.ones((12, 3)))
+        ch2.table1_candidates(np.ones((12, 3)))
     model = ksc.SemiSupervisedKSC(sigma2=1.0).fit(X, y)
     with pytest.raises(ValueError, match="underflow"):
         model.alpha_hat(X + 1e3)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.svm import SVC
 
 from sslteach import datasets, kernels, ksc
+from sslteach.protocols import ch4
 
 
 def _problem(seed, M=60, n_labeled=8, sigma2=2.0):
@@ -78,6 +79,63 @@ def test_semi_ksc_system_equals_dense_formula():
     np.testing.assert_allclose(r, rho * MS.T @ yp, atol=1e-12)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_pos, n_neg", [(5, 2), (1, 4), (3, 1)])
+def test_semi_ksc_system_with_unequal_label_counts(seed, n_pos, n_neg):
+    """Eq. (8) built densely from its definitions, with 1'y != 0: with as many +1 as -1 labels
+    the rank-one part of the right-hand side rho M_S' y vanishes, so only unequal counts check it.
+    The solution then satisfies the bordered KKT system (7), read off directly."""
+    rng = np.random.default_rng(seed)
+    M = 30
+    X = rng.standard_normal((M, 2)) + 3.0 * (np.arange(M) >= M // 2)[:, None]
+    Omega = ksc.ksc_kernel(X, sigma2=2.0)
+    y = np.zeros(M)
+    y[rng.choice(M // 2, n_neg, replace=False)] = -1.0
+    y[M // 2 + rng.choice(M // 2, n_pos, replace=False)] = 1.0
+    gamma, rho = rng.uniform(0.5, 1.5), rng.uniform(0.1, 0.9)
+    A = np.diag((y != 0).astype(float))
+    G = gamma * np.linalg.inv(np.diag(Omega.sum(axis=1))) - rho * A
+    one = np.ones(M)
+    c = one @ G @ one
+    M_S = np.eye(M) - np.outer(one, one) @ G / c
+    H, r = ksc.semi_ksc_system(Omega, y, gamma=gamma, rho=rho)
+    np.testing.assert_allclose(H, np.eye(M) - G @ M_S @ Omega, atol=1e-12)
+    np.testing.assert_allclose(r, rho * M_S.T @ y, atol=1e-12)
+    assert abs(y.sum()) > 0 and np.abs(r - rho * y).max() > 1e-3  # the rank-one part is there
+    alpha, b = ksc.solve_semi_ksc(Omega, y, gamma=gamma, rho=rho)
+    B = np.block([[np.eye(M) - G @ Omega, -G @ one[:, None]], [one[None, :], np.zeros((1, 1))]])
+    sol = np.linalg.solve(B, np.r_[rho * y, 0.0])
+    np.testing.assert_allclose(np.r_[alpha, b], sol, rtol=1e-8, atol=1e-10 * np.abs(sol).max())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ksc_codebook_is_the_k_most_frequent_sign_patterns(seed):
+    """The decoding of Sect. II-C against a brute force over every sign pattern in {-1, +1}^(k-1):
+    the k most frequent patterns of sign(e) (0 counts as +1), most frequent first (equal counts
+    in lexicographic order), and each point at the nearest codeword (Hamming; ties to the first)."""
+    import itertools
+    import warnings
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.permutation([30, 18, 10, 5])
+    centres = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [4.0, 4.0]])
+    X = np.vstack([rng.normal(m, 0.7, (n, 2)) for m, n in zip(centres, sizes)])
+    Omega = ksc.ksc_kernel(X, sigma2=3.0)
+    for k in (2, 3, 4):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # fewer patterns than k is allowed here
+            res = ksc.kernel_spectral_clustering(Omega, k)
+        signs = np.where(res.e >= 0, 1, -1)
+        patterns = [np.array(p) for p in itertools.product([-1, 1], repeat=k - 1)]
+        counts = [int(np.all(signs == p, axis=1).sum()) for p in patterns]
+        order = sorted(range(len(patterns)), key=lambda i: -counts[i])
+        want = np.array([patterns[i] for i in order if counts[i] > 0][:k])
+        assert len(set(counts[i] for i in order[: len(want)])) > 1  # unequal counts: the order matters
+        np.testing.assert_array_equal(res.codebook, want)
+        hamming = np.array([[np.sum(s != w) for w in want] for s in signs])
+        np.testing.assert_array_equal(res.labels, hamming.argmin(axis=1))
+
+
 @given(seed=st.integers(0, 10_000), rho=st.floats(0.05, 1.0), gamma=st.floats(0.5, 1.5))
 def test_solution_satisfies_kkt_and_the_bordered_system(seed, rho, gamma):
     X, _, _, yp, Omega = _problem(seed, M=40, n_labeled=6)
@@ -132,6 +190,29 @@ def test_ideal_block_kernel_gives_piecewise_constant_alpha():
     np.testing.assert_allclose(Omega @ alpha + b, np.where(blocks == 0, 1.0, -1.0), atol=1e-10)  # e_L = y_L
     alpha2, _ = ksc.solve_semi_ksc(Omega, yp, gamma=0.5, rho=0.5)  # gamma != 1 breaks it
     assert np.ptp(alpha2[blocks == 0]) > 1e-3
+
+
+def test_fisher_criterion_is_scale_free_up_to_the_largest_floats():
+    a = np.array([-3.0, -1.0, 2.0, 2.5, 4.0])
+    want = ksc.fisher_criterion(a)
+    for scale in (1e-300, 1e300, np.finfo(float).max / 4.0):
+        F = ksc.fisher_criterion(a * scale)
+        assert np.isfinite(F) and F == pytest.approx(want, rel=1e-12)
+    assert ksc.fisher_criterion([1e308, -1e308, 1e308]) == pytest.approx(1.0)
+
+
+def test_column_vector_labels_are_raveled_with_scikit_learns_warning():
+    """Labels shaped (M, 1) are used as (M,), with scikit-learn's DataConversionWarning."""
+    from sklearn.exceptions import DataConversionWarning
+
+    _, _, _, yp, Omega = _problem(2)
+    for fn in (ksc.semi_ksc_system, ksc.solve_semi_ksc):
+        with pytest.warns(DataConversionWarning, match="column-vector"):
+            got = fn(Omega, yp[:, None], rho=0.5)
+        for g, w in zip(got, fn(Omega, yp, rho=0.5), strict=True):
+            np.testing.assert_array_equal(g, w)
+    with pytest.raises(ValueError, match=r"1-D"):
+        ksc.solve_semi_ksc(Omega, np.c_[yp, yp], rho=0.5)
 
 
 def test_fisher_criterion_against_variance_decomposition():
@@ -302,7 +383,7 @@ def test_evaluate_protocol_matches_the_estimators():
     X, y = datasets.make_g241c(300, 5, random_state=0)
     labeled = np.flatnonzero(datasets.ssl_split(y, 10, random_state=0) != -1)
     grid = dict(sigma2_factors=(0.5, 2.0), rho_grid=(0.3, 1.0), gamma_A_grid=(1e-2,))
-    res = ksc.evaluate_protocol(X, y, labeled, n_unlabeled=150, n_val=100, random_state=0, **grid)
+    res = ch4.evaluate_protocol(X, y, labeled, n_unlabeled=150, n_val=100, random_state=0, **grid)
     # redo the Semi-KSC half with the public estimators
     rest = np.random.default_rng(0).permutation(np.setdiff1d(np.arange(300), labeled))
     tr, va = np.r_[rest[:150], labeled], rest[150:250]
@@ -330,9 +411,9 @@ def test_review_findings_are_refused_or_warned():
         ksc.kernel_spectral_clustering(np.kron(np.eye(2), np.ones((5, 5))) + 0.01, 4)
     y_true = np.repeat([0, 1], 10)
     with pytest.raises(ValueError, match="n_val"):
-        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
+        ch4.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=5, n_val=2.5, lapsvm=False)
     with pytest.raises(ValueError, match="n_unlabeled"):
-        ksc.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)
+        ch4.evaluate_protocol(X, y_true, [0, 10], n_unlabeled=-1, lapsvm=False)
 
 
 def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search():
@@ -341,7 +422,7 @@ def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search
     X = np.abs(rng.standard_normal((120, 6))) + 2.0 * np.outer(y, [1, 1, 1, 0, 0, 0])  # non-negative
     labeled = np.r_[0, 1, 60, 61]
     rho_grid = (0.2, 0.6, 1.0)
-    res = ksc.evaluate_protocol(
+    res = ch4.evaluate_protocol(
         X,
         y,
         labeled,
@@ -375,13 +456,71 @@ def test_evaluate_protocol_cosine_kernel_and_grid_errors_against_a_direct_search
     kw = dict(
         n_unlabeled=50, n_val=40, sigma2_factors=(0.5, 2.0), rho_grid=rho_grid, lapsvm=False, random_state=1
     )
-    plain = ksc.evaluate_protocol(X, y, labeled, **kw)
-    diag = ksc.evaluate_protocol(X, y, labeled, grid_errors=True, **kw)
+    plain = ch4.evaluate_protocol(X, y, labeled, **kw)
+    diag = ch4.evaluate_protocol(X, y, labeled, grid_errors=True, **kw)
     assert diag.semi_ksc == plain.semi_ksc and diag.semi_ksc_params == plain.semi_ksc_params
     assert diag.semi_ksc in diag.semi_ksc_grid_errors and diag.lapsvm_grid_errors is None
     with pytest.raises(ValueError, match="non-negative"):
-        ksc.evaluate_protocol(X - 3.0, y, labeled, kernel="cosine", n_unlabeled=50, n_val=40, lapsvm=False)
+        ch4.evaluate_protocol(X - 3.0, y, labeled, kernel="cosine", n_unlabeled=50, n_val=40, lapsvm=False)
     with pytest.raises(ValueError, match="zero row"):
-        ksc.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
+        ch4.evaluate_protocol(np.r_[X[:-1], np.zeros((1, 6))], y, labeled, kernel="cosine", lapsvm=False)
     with pytest.raises(ValueError, match="kernel"):
-        ksc.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)
+        ch4.evaluate_protocol(X, y, labeled, kernel="linear", lapsvm=False)
+
+
+def test_ksc_biases_and_the_warning_for_fewer_patterns_than_clusters():
+    """The biases b_l = -1'D^-1 Omega alpha_l / 1'D^-1 1 of Sect. II, and the warning exactly
+    when the k - 1 projections give fewer than k sign patterns (mutation testing found both
+    unpinned by the unit tests)."""
+    import warnings
+
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(m, 0.4, (10, 2)) for m in ([0, 0], [5, 0], [0, 5])])
+    Omega = ksc.ksc_kernel(X, sigma2=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # three clouds, k = 3: three patterns, no warning
+        res = ksc.kernel_spectral_clustering(Omega, 3)
+    dinv = 1.0 / Omega.sum(axis=1)
+    np.testing.assert_allclose(res.b, -(dinv @ Omega @ res.alpha) / dinv.sum(), atol=1e-12)
+    np.testing.assert_allclose(res.e, Omega @ res.alpha + res.b, atol=1e-12)
+    assert res.codebook.shape == (3, 2)
+    blocks = ksc.ksc_kernel(np.repeat([[0.0], [50.0]], 5, axis=0), sigma2=1.0) + 1e-300  # two clouds
+    with pytest.warns(UserWarning, match="distinct sign patterns"):
+        ksc.kernel_spectral_clustering(blocks, 4)
+
+
+def test_solve_semi_ksc_info_against_numpy():
+    _, _, _, yp, Omega = _problem(3)
+    gamma, rho = 0.8, 0.6
+    _, _, info = ksc.solve_semi_ksc(Omega, yp, gamma=gamma, rho=rho, return_info=True)
+    g = gamma / Omega.sum(axis=1) - rho * (yp != 0)
+    np.testing.assert_allclose(info.g, g, rtol=1e-14)
+    assert info.c == pytest.approx(g.sum(), rel=1e-12)
+    H, _ = ksc.semi_ksc_system(Omega, yp, gamma=gamma, rho=rho)
+    exact = 1.0 / (np.linalg.norm(H, 1) * np.linalg.norm(np.linalg.inv(H), 1))
+    assert 0.1 < info.rcond / exact < 10  # LAPACK's estimate of the 1-norm reciprocal condition
+
+
+def test_one_vs_rest_decision_function_and_predict_on_new_points():
+    """The out-of-sample models (11) of every class against an explicit kernel expansion."""
+    rng = np.random.default_rng(1)
+    centres = np.array([[-2.0, 0.0], [2.0, 0.0], [0.0, 3.0]])
+    X = np.vstack([rng.normal(c, 0.5, (10, 2)) for c in centres])
+    y = np.full(30, -1)
+    y[[0, 1, 10, 20, 21]] = [4, 4, 6, 9, 9]
+    model = ksc.OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X, y)
+    X_new = rng.normal(0.0, 2.0, (15, 2))
+    E = ksc.ksc_kernel(X_new, X, sigma2=2.0) @ model.alpha_ + model.b_
+    np.testing.assert_allclose(model.decision_function(X_new), E, atol=1e-12)
+    np.testing.assert_array_equal(model.predict(X_new), model.classes_[E.argmax(axis=1)])
+    np.testing.assert_array_equal(model.predict(X), model.transduction_)
+    two = ksc.OneVsRestSemiKSC(sigma2=2.0, rho=0.5).fit(X[:20], y[:20])
+    E2 = ksc.ksc_kernel(X_new, X[:20], sigma2=2.0) @ two.alpha_ + two.b_
+    np.testing.assert_allclose(two.decision_function(X_new), E2[:, 1] - E2[:, 0], atol=1e-12)
+
+
+def test_alpha_hat_refuses_points_whose_degree_underflows():
+    X, _, y, _, _ = _problem(4, M=20, n_labeled=4)
+    model = ksc.SemiSupervisedKSC(sigma2=0.5, rho=0.5).fit(X, y)
+    with pytest.raises(ValueError, match=r"Rows \[1\] .*underflow"):
+        model.alpha_hat(np.vstack([X[:1], [[1e3, 1e3]]]))

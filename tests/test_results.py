@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from sslteach import scorecard
+from sslteach.teach import scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = sorted((ROOT / "scripts" / "results").glob("ch[0-9].json"))

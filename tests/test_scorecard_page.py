@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sslteach import scorecard
+from sslteach.teach import scorecard
 
 ROOT = Path(__file__).resolve().parents[1]
 # The papers' numbers, extracted once from the papers' text (which is not in the repository)

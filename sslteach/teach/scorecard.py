@@ -11,7 +11,9 @@ comparisons live in ``scripts/results/chN.json`` under ``paper_numbers``, one en
 A verdict is never typed: :func:`verdict` computes it from the two numbers by the book's
 rule, and the tests check that every stored verdict equals it. This module reads those
 files (:func:`load_results`), checks entries (:func:`check_entries`) and renders them
-(:func:`paper_numbers_table`, :func:`verdict_counts`).
+(:func:`paper_numbers_table`, :func:`verdict_counts`, :func:`best_verdicts`); each of those
+takes a list of ``paper_numbers`` entries and raises :func:`check_entries`' ValueError when
+one breaks the format.
 """
 
 from __future__ import annotations
@@ -179,7 +181,7 @@ def check_entries(entries):
         if e["verdict"] != want:
             raise ValueError(
                 f"{where}: verdict {e['verdict']!r} but the numbers give {want!r}; "
-                "compute verdicts with sslteach.scorecard.verdict"
+                "compute verdicts with sslteach.teach.scorecard.verdict"
             )
         key = (e["source"], e["row"], e["column"], e["reading"])
         if key in seen:
@@ -191,7 +193,7 @@ def check_entries(entries):
 def _results_dir():
     """``scripts/results`` of the repository (above the working directory, or holding this
     module), else the copy an installed wheel carries as ``sslteach/results``."""
-    here = Path(__file__).resolve().parents[1]
+    here = Path(__file__).resolve().parents[2]
     for folder in (Path.cwd(), *Path.cwd().parents, here):
         candidate = folder / "scripts" / "results"
         if candidate.is_dir():
@@ -259,10 +261,8 @@ def paper_numbers_table(entries, *, reading=None):
 
     Parameters
     ----------
-    entries : list of dict
-        ``paper_numbers`` entries (checked with :func:`check_entries`).
     reading : str or None, default None
-        Show only the entries of this reading.
+        Show only the entries of this reading (a ValueError if none has it).
 
     Returns
     -------
@@ -270,11 +270,6 @@ def paper_numbers_table(entries, *, reading=None):
         Columns ``source``, ``row``, ``column``, ``reading``, ``paper``, ``this book``,
         ``verdict``; numbers formatted as strings (mean ± sd where given, 2 decimals for
         percentages, 3 for error rates, none for counts).
-
-    Raises
-    ------
-    ValueError
-        If the entries break the format or no entry has the requested reading.
 
     Examples
     --------
@@ -307,21 +302,11 @@ def paper_numbers_table(entries, *, reading=None):
 def verdict_counts(entries):
     """How many of the paper's numbers each reading reproduces: a reading × verdict count table.
 
-    Parameters
-    ----------
-    entries : list of dict
-        ``paper_numbers`` entries (checked with :func:`check_entries`).
-
     Returns
     -------
     counts : pandas.DataFrame
         One row per reading (in order of first appearance), one column per verdict in
         the order of :data:`VERDICTS`, and a ``total`` column.
-
-    Raises
-    ------
-    ValueError
-        If the entries break the format.
 
     Examples
     --------
@@ -347,20 +332,10 @@ def best_verdicts(entries):
     A paper number is identified by its ``(source, row, column)``; the verdicts rank
     reproduced > close > not reproduced > not attempted.
 
-    Parameters
-    ----------
-    entries : list of dict
-        ``paper_numbers`` entries (checked with :func:`check_entries`).
-
     Returns
     -------
     best : dict
         ``{(source, row, column): verdict}``, in order of first appearance.
-
-    Raises
-    ------
-    ValueError
-        If the entries break the format.
 
     Examples
     --------

@@ -38,13 +38,14 @@ from sklearn.semi_supervised import LabelPropagation, LabelSpreading, SelfTraini
 from sklearn.svm import SVC
 from sklearn.utils import Bunch
 
-from ._decisions import argmax_rows, first_best
-from ._validation import check_data, check_int, check_labels, check_positive, one_hot
-from .cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
-from .kernels import center_kernel, normalize_kernel, rbf_kernel, squared_distances
-from .ksc import LapSVM, SemiSupervisedKSC
-from .relaxation import fiedler_vector, threshold_sweep, top_eigenvector
-from .spectral_kernels import _knn_graph_and_h, laplacian_eigenpairs, solve_tsk
+from .._decisions import argmax_rows, first_tied_not_one_class
+from .._validation import check_data, check_int, check_labels, check_positive
+from ..cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
+from ..graphs import knn_graph
+from ..kernels import center_kernel, normalize_kernel, rbf_kernel, squared_distances
+from ..ksc import LapSVM, SemiSupervisedKSC
+from ..relaxation import fiedler_vector, threshold_sweep, top_eigenvector
+from ..spectral_kernels import laplacian_eigenpairs, solve_tsk, tsk_scores
 
 __all__ = [
     "GRID_SIZE",
@@ -210,13 +211,8 @@ def _alignment_transduction(criterion):
         # eigenvector cached: the sweep measured on K_P = K + C0 zz' (Chapter 1)
         K, v = _spectral_relaxation(cache, p["s"], criterion)
         z = np.where(y < 0, 0.0, np.where(y == 1, 1.0, -1.0))
-        sweep = threshold_sweep(K, v, criterion, K_eval=K + p["C0"] * np.outer(z, z))
-        best = first_best(sweep.scores, maximize=criterion == "alignment") + 1
-        side = -np.ones(y.size)
-        side[sweep.order[:best]] = 1.0
-        if np.sum(z * side) < 0:
-            side = -side
-        return (side > 0).astype(np.int64)
+        side = threshold_sweep(K, v, criterion, K_eval=K + p["C0"] * np.outer(z, z)).y
+        return ((side if np.sum(z * side) >= 0 else -side) > 0).astype(np.int64)
 
     return run
 
@@ -228,8 +224,7 @@ def _hck_svm(cache, p, y):
 
 def _tsk_parts(cache, p, y):
     def compute():
-        W, _ = _knn_graph_and_h(cache.X, p["k"])
-        return laplacian_eigenpairs(W, p["m"])
+        return laplacian_eigenpairs(knn_graph(cache.X, p["k"]), p["m"])
 
     lam, V = cache.get(("tsk", p["k"], p["m"]), compute)
     lab, yl = _labelled(y)
@@ -240,9 +235,8 @@ def _tsk_parts(cache, p, y):
 def _tsk(cache, p, y):
     # TransductiveSpectralKernel(n_neighbors=k, n_components=m).fit(X, y).transduction_,
     # eq. (5) of Liu et al., its graph and eigenpairs cached
-    V, mu, lab, yl = _tsk_parts(cache, p, y)
-    classes = np.unique(yl)
-    scores = V @ ((V[lab].T @ one_hot(np.searchsorted(classes, yl), classes.size)) * mu[:, None])
+    V, mu, _, _ = _tsk_parts(cache, p, y)
+    classes, scores = tsk_scores(V, mu, y)
     return classes[argmax_rows(scores)]
 
 
@@ -411,22 +405,16 @@ def select_and_transduce(method, cache, y_train, *, n_folds=N_FOLDS, random_stat
             for p in method.grid
         ]
     )
-    tied = np.flatnonzero(correct == correct.max())
     unl = ~labeled
-    chosen, pred = None, None
-    for i in tied:
-        pred_i = np.asarray(method.transduce(cache, method.grid[i], y), dtype=np.int64)
-        if chosen is None:
-            chosen, pred = i, pred_i
-        if np.unique(pred_i[unl]).size > 1:
-            chosen, pred = i, pred_i
-            break
+    chosen, pred, n_tied = first_tied_not_one_class(
+        correct, lambda i: np.asarray(method.transduce(cache, method.grid[i], y), dtype=np.int64), on=unl
+    )
     return Bunch(
         transduction=pred,
         params=dict(method.grid[chosen]),
         index=int(chosen),
         cv_correct=correct.tolist(),
-        n_tied=int(tied.size),
+        n_tied=int(n_tied),
         one_class=bool(np.unique(pred[unl]).size == 1),
     )
 
