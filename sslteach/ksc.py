@@ -995,7 +995,17 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
     S.flat[:: n + 1] += 2.0 * gA
     JY = np.zeros((n, l_))
     JY[lab, np.arange(l_)] = yl
-    G = np.linalg.solve(S, JY)  # alpha = G beta
+    # alpha = G beta, with S factorised once; a (nearly) singular S (gamma_A tiny against
+    # gamma_I L K, whose null space holds the constant vector) is refused, not solved to noise
+    lu, piv, info = scipy.linalg.lapack.dgetrf(S)
+    rcond = scipy.linalg.lapack.dgecon(lu, np.abs(S).sum(axis=0).max(), norm="1")[0] if info == 0 else 0.0
+    if info != 0 or not rcond >= RCOND_LIMIT:
+        raise ValueError(
+            f"LapSVM's system 2 gamma_A I + 2 gamma_I / n^2 L K is singular or ill-conditioned "
+            f"(reciprocal condition number below {RCOND_LIMIT:.0e}) for gamma_A = {gA:g}, "
+            f"gamma_I = {gI:g}: use a larger gamma_A (about 1e-6 or more) or a smaller gamma_I."
+        )
+    G = scipy.linalg.lapack.dgetrs(lu, piv, JY)[0]
     Q = K[lab] @ G * yl[:, None]
     Q = (Q + Q.T) / 2.0
     beta = cp.Variable(l_)
