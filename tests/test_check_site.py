@@ -69,3 +69,23 @@ def test_reader_view_counts_wide_blocks_clipped_equations_small_figures_and_the_
                  "1 figures without caption", "setup cell is on show"):
         assert what in problems[0], (what, problems[0])
     assert check_site.reader_view(chromium, tmp_path, ["bad.html"], 1280, strict=False) == []
+
+
+def test_every_setup_cell_is_folded_on_the_site(tmp_path, capsys):
+    """scripts/tag_setup_cells.py --check: every notebook's setup cell is tagged hide-input."""
+    import json
+    import shutil
+
+    spec = importlib.util.spec_from_file_location(
+        "tag_setup_cells", Path(__file__).parents[1] / "scripts" / "tag_setup_cells.py")
+    tag = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tag)
+    assert tag.main(["--check"]) == 0, capsys.readouterr().out
+    first = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))[0]
+    shutil.copy(first, tmp_path / first.name)
+    nb = json.loads((tmp_path / first.name).read_text())
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    cell["metadata"]["tags"] = []
+    (tmp_path / first.name).write_text(json.dumps(nb))
+    assert tag.main(["--check", "--notebooks", str(tmp_path)]) == 1
+    assert "not tagged hide-input" in capsys.readouterr().out
