@@ -205,7 +205,7 @@ async () => {
     const box = d.getBoundingClientRect().width;
     if (need > box + 1 || d.scrollWidth > d.clientWidth + 1 || mjx.scrollWidth > mjx.clientWidth + 1) {
       // the box cuts the equation (scrolling or not) and the number floats over it
-      clipped.push(no ? no.textContent.trim() : "unnumbered");
+      clipped.push(no ? no.textContent.replace("#", "").trim() : "unnumbered");
     }
   }
   // figures: images in cell outputs and figure directives
