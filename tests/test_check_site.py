@@ -71,13 +71,13 @@ def test_reader_view_counts_wide_blocks_clipped_equations_small_figures_and_the_
     assert check_site.reader_view(chromium, tmp_path, ["bad.html"], 1280, strict=False) == []
 
 
-def test_every_setup_cell_is_folded_on_the_site(tmp_path, capsys):
-    """scripts/tag_setup_cells.py --check: every notebook's setup cell is tagged hide-input."""
+def test_setup_and_check_cells_are_folded_on_the_site(tmp_path, capsys):
+    """scripts/fold_cells.py --check: every setup cell and check cell is tagged hide-input."""
     import json
     import shutil
 
     spec = importlib.util.spec_from_file_location(
-        "tag_setup_cells", Path(__file__).parents[1] / "scripts" / "tag_setup_cells.py")
+        "fold_cells", Path(__file__).parents[1] / "scripts" / "fold_cells.py")
     tag = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tag)
     assert tag.main(["--check"]) == 0, capsys.readouterr().out
