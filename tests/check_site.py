@@ -13,6 +13,21 @@ For the index and every page listed in ``_toc.yml`` it fails when
 The DOM is read after MathJax ran (``--dump-dom`` with a virtual time budget). Without
 Chromium the check is skipped with exit code 0 and a message saying how to install it;
 with ``--require-browser`` (used by CI) a missing browser is an error.
+
+**The reader's view** (``--reader-view report``, the default, or ``fail``; needs Playwright,
+driving the same Chromium): every chapter page is laid out at 1,280 px (``--width``) and
+measured as a reader sees it:
+
+* code and output blocks wider than the text column (``scrollWidth > clientWidth``: the
+  reader has to scroll sideways);
+* clipped display equations: the equation and its number do not fit the box, so the box
+  cuts it (or makes it scroll) and the number is drawn over it;
+* figures shown below 3/4 of their natural size, and figures without a caption;
+* whether the setup cell (the notebook's first code cell, ``find_spec("sslteach")``) is on
+  show.
+
+``report`` prints the counts per page and in total and never fails; ``fail`` fails a page
+with any wide block, clipped equation, small or uncaptioned figure or setup cell on show.
 """
 
 from __future__ import annotations
@@ -152,6 +167,122 @@ def check_page(chromium, html_root, rel, profile):
     return problems, scan.math_total
 
 
+# Run in the page after MathJax: every number the reader view reports comes from here.
+MEASURE_JS = r"""
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  await Promise.all([...document.images].map(
+    (im) => im.complete ? null : new Promise((r) => { im.onload = im.onerror = r; })));
+  const shown = (el) => {
+    if (!el || el.getClientRects().length === 0) return false;
+    for (let a = el; a; a = a.parentElement) {
+      if (a.tagName === "DETAILS" && !a.open && !(a.firstElementChild && a.firstElementChild.contains(el)))
+        return false;
+      if (getComputedStyle(a).visibility === "hidden") return false;
+    }
+    return true;
+  };
+  const article = document.querySelector("article.bd-article") || document.querySelector("main");
+  const pad = getComputedStyle(article);
+  const column = article.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
+  // code input and printed output blocks, and HTML outputs (DataFrames)
+  const blocks = [...article.querySelectorAll(
+    ".cell .cell_input pre, .cell .cell_output pre, .cell .cell_output .text_html, " +
+    ".cell .cell_output .output_html")].filter(shown);
+  const wide = blocks.filter((b) => b.scrollWidth > b.clientWidth + 1 ||
+                                    b.getBoundingClientRect().width > column + 1);
+  // display equations: Sphinx's div.math, content (and number) against the box
+  const eqs = [...article.querySelectorAll("div.math")].filter(shown);
+  const clipped = [];
+  for (const d of eqs) {
+    const mjx = d.querySelector("mjx-container");
+    if (!mjx) continue;
+    const math = mjx.querySelector("mjx-math") || mjx;
+    const no = d.querySelector(".eqno");
+    const need = math.getBoundingClientRect().width + (no ? no.getBoundingClientRect().width : 0);
+    const box = d.getBoundingClientRect().width;
+    if (need > box + 1 || d.scrollWidth > d.clientWidth + 1 || mjx.scrollWidth > mjx.clientWidth + 1) {
+      // the box cuts the equation (scrolling or not) and the number floats over it
+      clipped.push(no ? no.textContent.replace("#", "").trim() : "unnumbered");
+    }
+  }
+  // figures: images in cell outputs and figure directives
+  const imgs = [...article.querySelectorAll(".cell_output img, figure img")].filter(shown);
+  const small = [], nocap = [];
+  for (const im of imgs) {
+    if (!im.naturalWidth) continue;
+    const ratio = im.getBoundingClientRect().width / im.naturalWidth;
+    if (ratio < 0.75) small.push(Math.round(ratio * 100) / 100);
+    const fig = im.closest("figure");
+    if (!(fig && fig.querySelector("figcaption"))) nocap.push(im.getAttribute("src").slice(-20));
+  }
+  // the setup cell
+  const setup = [...article.querySelectorAll(".cell")].find(
+    (c) => (c.querySelector(".cell_input") || c).textContent.includes('find_spec("sslteach")'));
+  const setupShown = !!setup && shown(setup.querySelector(".cell_input pre") || setup);
+  return {column, blocks: blocks.length, wide: wide.length, eqs: eqs.length, clipped,
+          imgs: imgs.length, small, nocap: nocap.length, setup: !!setup, setupShown,
+          pageScroll: document.documentElement.scrollWidth > document.documentElement.clientWidth};
+}
+"""
+
+
+def reader_view(chromium, html_root, pages, width, strict):
+    """Measure ``pages`` in Chromium at ``width`` px (see the module docstring); problems if strict."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("reader view: SKIPPED (needs Playwright: pip install playwright; it drives the system "
+              "Chromium)")
+        return ["reader view: Playwright missing"] if strict else []
+    problems, total = [], {}
+    print(f"reader view at {width} px: wide blocks / code+output blocks, display equations wider than "
+          "their box (clipped), figures below 3/4 natural size / figures, uncaptioned, setup cell")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        for rel in pages:
+            path = html_root / rel
+            if not path.exists():
+                continue
+            page.goto(path.as_uri(), wait_until="load")
+            m = page.evaluate(MEASURE_JS)
+            for key in ("blocks", "wide", "eqs", "imgs", "nocap"):
+                total[key] = total.get(key, 0) + m[key]
+            total["clipped"] = total.get("clipped", 0) + len(m["clipped"])
+            total["small"] = total.get("small", 0) + len(m["small"])
+            total["setup"] = total.get("setup", 0) + int(m["setupShown"])
+            print(f"  {rel}: column {m['column']} px; wide blocks {m['wide']}/{m['blocks']}; "
+                  f"clipped equations {len(m['clipped'])}/{m['eqs']}"
+                  f"{' ' + ' '.join(m['clipped'][:8]) if m['clipped'] else ''}; "
+                  f"small figures {len(m['small'])}/{m['imgs']}"
+                  f"{' ' + str(sorted(m['small'])[:6]) if m['small'] else ''}; "
+                  f"uncaptioned {m['nocap']}; setup cell {'SHOWN' if m['setupShown'] else 'hidden'}"
+                  f"{'; PAGE SCROLLS SIDEWAYS' if m['pageScroll'] else ''}")
+            bad = []
+            if m["wide"]:
+                bad.append(f"{m['wide']} code/output blocks wider than the column")
+            if m["clipped"]:
+                bad.append(f"{len(m['clipped'])} clipped equations")
+            if m["small"]:
+                bad.append(f"{len(m['small'])} figures below 3/4 of their size")
+            if m["nocap"]:
+                bad.append(f"{m['nocap']} figures without caption")
+            if m["setupShown"]:
+                bad.append("the setup cell is on show")
+            if strict and bad:
+                problems.append(f"{rel}: reader view: " + ", ".join(bad))
+        browser.close()
+    print(f"reader view total over {len(pages)} chapter pages: wide blocks {total.get('wide', 0)}/"
+          f"{total.get('blocks', 0)}; clipped equations "
+          f"{total.get('clipped', 0)}/{total.get('eqs', 0)}; "
+          f"small figures {total.get('small', 0)}/{total.get('imgs', 0)}; "
+          f"uncaptioned figures {total.get('nocap', 0)}; setup cell on show on {total.get('setup', 0)} pages")
+    return problems
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -161,6 +292,10 @@ def main(argv=None):
         "--screenshot", action="append", default=[], help="page to save as PNG in _build/screenshots"
     )
     parser.add_argument("--require-browser", action="store_true", help="fail (not skip) without Chromium")
+    parser.add_argument("--reader-view", choices=("off", "report", "fail"), default="report",
+                        help="measure chapter pages as a reader sees them (needs Playwright)")
+    parser.add_argument("--width", type=int, default=1280, help="viewport width for --reader-view")
+    parser.add_argument("--only", action="append", default=[], help="measure only these pages")
     args = parser.parse_args(argv)
     html_root = Path(args.html).resolve()
     chromium = find_chromium()
@@ -199,6 +334,10 @@ def main(argv=None):
                 timeout=120,
             )
             print(f"screenshot: {out}")
+    if args.reader_view != "off":
+        chapters = [p for p in toc_pages() if p.startswith("notebooks/")]
+        chapters = [p for p in chapters if not args.only or p in args.only]
+        failures += reader_view(chromium, html_root, chapters, args.width, args.reader_view == "fail")
     for f in failures:
         print("  -", f)
     print(

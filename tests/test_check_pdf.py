@@ -50,3 +50,34 @@ def test_titles_of_every_toc_page():
     assert titles["notebooks/00_foundations"].startswith("Foundations")
     assert titles["book/api/ksc"] == "sslteach.ksc" and len(titles) >= 10
     assert check_pdf.normalise("FOUNDATIONS:\n  ker\ufb01nels \u2019s") == "foundations: kerfinels 's"
+
+
+def test_output_placeholders_are_raw_markers():
+    found = check_pdf.raw_markers(["Every number", "<IPython.core.display.HTML object>\nmore",
+                                   "<Figure size 640x480 with 2 Axes>"])
+    assert [f.split(":")[0] for f in found] == ["page 2", "page 3"]
+    assert all("output placeholder" in f for f in found)
+
+
+def test_blank_and_header_only_pages():
+    head = "Spectral and kernel methods for semi-supervised learning"
+    body = "A page of text, long enough to be a page of the book and not a blank one."
+    pages = [
+        "Title page",
+        f"{head}\n3\nChapter 1: X\n{body}",
+        f"{head}\n4\nChapter 1: X",  # header only
+        "",  # blank
+        "Part II\nChapters\n19",  # a part page
+        f"{head}\n7\nChapter 1: X\n{body}",
+        f"{head}\n8\nChapter 1: X",  # header only, but a figure
+        "iv",
+    ]
+    assert check_pdf.blank_pages(pages, image_pages={7}) == [3, 4, 8]
+
+
+def test_latex_chapter_numbers_are_found():
+    pages = ["Chapter 8. Chapter 5: Which method when?\ntext", "CHAPTER\n\nEIGHT\n\nChapter 5: Which",
+             "as in\nChapter 2. The method\nChapter 5: Which method",
+             "Chapter 8. Chapter 5: Which method when?"]
+    found = check_pdf.latex_chapter_numbers(pages)
+    assert [f.split(":")[0] for f in found] == ["page 1", "page 2", "page 4"], found

@@ -1,0 +1,315 @@
+"""The MyST -> Jupyter Markdown converter (sslteach.teach.myst) and the reader notebooks.
+
+Unit tests of every directive and role the notebooks use, then the whole book: every
+notebook converted and rendered by plain nbconvert (no book extensions) shows no raw MyST,
+while the unconverted notebooks do (so the detector can fail).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sslteach.teach.myst import (
+    Numbers,
+    book_numbers,
+    convert_markdown,
+    convert_notebook,
+    parse_bib,
+    site_url,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+SITE = "https://example.github.io/book/"
+
+
+@pytest.fixture(scope="module")
+def book():
+    return book_numbers(ROOT)
+
+
+def page(doc="notebooks/a"):
+    """A two-page book: notebooks/a (equations 1-2, Theorem 1, Exercise 1) and notebooks/b."""
+    return Numbers(
+        docname=doc,
+        equations={"eq:one": ("notebooks/a", 1), "eq:two": ("notebooks/a", 2), "eq:far": ("notebooks/b", 3)},
+        targets={"thm-x": ("notebooks/a", "Theorem 1"), "ex-a": ("notebooks/a", "Exercise 1"),
+                 "ex-b": ("notebooks/b", "Exercise 2"), "sec-b": ("notebooks/b", "Results")},
+        titles={"notebooks/a": "Page A", "notebooks/b": "Page B", "book/api/kernels": "sslteach.kernels"},
+        citations={"liu2009": ("Liu et al.", "2009"), "smola": ("Schölkopf and Smola", "2002")},
+        site=SITE,
+    )
+
+
+# ---------------------------------------------------------------- equations
+
+
+def test_labelled_equation_gets_the_book_number_as_tag_and_an_anchor():
+    out = convert_markdown("Text:\n\n$$\nx = 1\n$$ (eq:two)\n\nmore", page())
+    assert "\\tag{2}" in out and "(eq:two)" not in out
+    assert 'id="equation-eq-two"' in out
+    assert re.search(r"\$\$\nx = 1\n\\tag\{2\}\n\$\$", out)
+
+
+def test_unlabelled_equation_is_left_unnumbered():
+    out = convert_markdown("$$\na + b\n$$", page())
+    assert out == "$$\na + b\n$$"
+
+
+def test_equation_on_one_line_and_unclosed_equation():
+    assert "\\tag{1}" in convert_markdown("$$ x = y $$ (eq:one)", page())
+    with pytest.raises(ValueError, match="never closed"):
+        convert_markdown("$$\nx = 1\n", page())
+
+
+def test_eq_role_same_page_and_other_page():
+    out = convert_markdown("eq. {eq}`eq:one` and {eq}`eq:far`", page())
+    assert out == f"eq. [(1)](#equation-eq-one) and [(3)]({SITE}notebooks/b.html#equation-eq-far)"
+    with pytest.raises(ValueError, match="no labelled equation"):
+        convert_markdown("{eq}`eq:nope`", page())
+
+
+def test_a_plain_dict_of_equation_numbers():
+    assert "\\tag{7}" in convert_markdown("$$\nx\n$$ (eq:k)", {"eq:k": 7})
+    assert convert_markdown("{eq}`eq:k`", {"eq:k": 7}) == "[(7)](#equation-eq-k)"
+
+
+def test_math_directive_and_role():
+    out = convert_markdown("```{math}\n:label: eq:one\nx^2\n```", page())
+    assert "\\tag{1}" in out and "x^2" in out and "{math}" not in out
+    assert convert_markdown("see {math}`a_1`", page()) == "see $a_1$"
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def test_theorem_with_title_and_label_takes_the_book_number():
+    out = convert_markdown("```{prf:theorem} Gram matrices are PSD\n:label: thm-x\n\nBody $x$.\n```", page())
+    assert out.startswith('<a id="thm-x"')
+    assert "**Theorem 1** (Gram matrices are PSD)" in out and "Body $x$." in out
+    assert ":label:" not in out and "```" not in out
+
+
+def test_proposition_definition_lemma_without_label():
+    for kind in ("proposition", "definition", "lemma", "corollary"):
+        out = convert_markdown(f"```{{prf:{kind}}}\nText.\n```", page())
+        assert f"**{kind.capitalize()}**" in out and "prf:" not in out
+
+
+def test_proof_keeps_its_display_maths_and_ends_with_a_box():
+    out = convert_markdown("```{prf:proof}\nSince\n\n$$\na\n$$ (eq:one)\n\ndone.\n```", page())
+    assert out.startswith("*Proof.* Since") and "\\tag{1}" in out and "∎" in out
+
+
+def test_exercise_and_solution_across_cells():
+    ex = convert_markdown("```{exercise}\n:label: ex-b\nProve it.\n```", page("notebooks/b"))
+    assert "**Exercise 2**" in ex and "Prove it." in ex and 'id="ex-b"' in ex
+    start = convert_markdown("```{solution-start} ex-b\n:class: dropdown\n```\nFirst step.",
+                             page("notebooks/b"))
+    assert start.startswith("**Solution to [Exercise 2](#ex-b)**") and "First step." in start
+    assert ":class:" not in start
+    assert convert_markdown("```{solution-end}\n```", page()).strip() == ""
+    with pytest.raises(ValueError, match="no such label"):
+        convert_markdown("```{solution-start} ex-missing\n```", page())
+
+
+def test_nested_directives_with_longer_fences():
+    text = "````{admonition} Notes\n:class: note\n\n```{prf:proof}\nInner.\n```\n````"
+    out = convert_markdown(text, page())
+    assert "**Notes**" in out and "*Proof.* Inner." in out and "```" not in out
+
+
+def test_admonitions_and_figure():
+    assert convert_markdown("```{note}\nCareful.\n```", page()).startswith("**Note.**")
+    assert "**Warning.**" in convert_markdown("```{warning}\nHot.\n```", page())
+    out = convert_markdown("```{figure} fig.png\n:name: fig-a\n\nA caption.\n```", page())
+    assert "![A caption.](fig.png)" in out and "{figure}" not in out
+
+
+def test_unknown_directive_or_role_is_refused():
+    with pytest.raises(ValueError, match=r"directive \{frobnicate\}"):
+        convert_markdown("```{frobnicate}\nx\n```", page())
+    with pytest.raises(ValueError, match=r"role \{frob\}"):
+        convert_markdown("a {frob}`x` b", page())
+
+
+def test_code_blocks_and_inline_literals_are_left_alone():
+    text = "```python\nf'{eq}`x`'\n```\nand ``{eq}`eq:one` `` as text"
+    out = convert_markdown(text, page())
+    assert out.split("\n")[:3] == ["```python", "f'{eq}`x`'", "```"]
+    assert "``{eq}`eq:one` ``" in out
+
+
+def test_targets_and_comments():
+    out = convert_markdown("(sec-b)=\n## Results\n% a comment\ntext", page())
+    assert out.startswith('<a id="sec-b"') and "## Results" in out
+    assert "comment" not in out and "(sec-b)=" not in out
+
+
+# ---------------------------------------------------------------- roles
+
+
+def test_references_to_theorems_exercises_and_sections():
+    assert convert_markdown("by {prf:ref}`thm-x`", page()) == "by [Theorem 1](#thm-x)"
+    assert convert_markdown("{ref}`ex-b`", page()) == f"[Exercise 2]({SITE}notebooks/b.html#ex-b)"
+    out = convert_markdown("{ref}`the results <sec-b>`", page())
+    assert out == f"[the results]({SITE}notebooks/b.html#sec-b)"
+    assert convert_markdown("{numref}`Ex. %s <ex-a>`", page()) == "[Ex. 1](#ex-a)"
+
+
+def test_citations_author_year():
+    bib = f"{SITE}book/bibliography.html"
+    assert convert_markdown("{cite:t}`liu2009`", page()) == f"Liu et al. [[2009]({bib})]"
+    out = convert_markdown("{cite:p}`liu2009,smola`", page())
+    assert out == f"[[Liu et al., 2009]({bib}); [Schölkopf and Smola, 2002]({bib})]"
+    assert convert_markdown("{cite}`smola`", page()).startswith("[[Schölkopf and Smola, 2002]")
+    with pytest.raises(ValueError, match="references.bib"):
+        convert_markdown("{cite:t}`nobody2020`", page())
+
+
+def test_doc_role_relative_absolute_and_with_text_over_two_lines():
+    assert convert_markdown("{doc}`b`", page()) == f"[Page B]({SITE}notebooks/b.html)"
+    out = convert_markdown("the {doc}`reproduction\npage <b>` shows", page())
+    assert out == f"the [reproduction\npage]({SITE}notebooks/b.html) shows"
+    assert convert_markdown("{doc}`k </book/api/kernels>`", page()) == f"[k]({SITE}book/api/kernels.html)"
+    out = convert_markdown("{doc}`../book/api/kernels`", page())
+    assert out == f"[sslteach.kernels]({SITE}book/api/kernels.html)"
+
+
+def test_python_roles_link_to_the_api_pages():
+    out = convert_markdown("{py:func}`~sslteach.kernels.rbf_kernel`", page())
+    assert out == f"[`rbf_kernel()`]({SITE}book/api/kernels.html#sslteach.kernels.rbf_kernel)"
+    out = convert_markdown("{py:class}`sslteach.ksc.SemiKSC`", page())
+    assert out == f"[`sslteach.ksc.SemiKSC`]({SITE}book/api/ksc.html#sslteach.ksc.SemiKSC)"
+    assert convert_markdown("{py:data}`~sslteach.compare.METHODS`", page()).startswith("[`METHODS`]")
+
+
+def test_term_and_download():
+    assert convert_markdown("{term}`kernel`", page()) == "kernel"
+    assert convert_markdown("{download}`data <results/x.csv>`", page()) == f"[data]({SITE}_downloads/x.csv)"
+
+
+# ---------------------------------------------------------------- the book
+
+
+def test_bib_parsing_decodes_accents_and_shortens_authors():
+    bib = parse_bib("@article{a,\n  author = {Bod{\\'o}, Zal{\\'a}n and Csat{\\'o}, Lehel},\n"
+                    "  year = {2010}\n}\n"
+                    "@book{b,\n  author = {Dem{\\v{s}}ar, Janez},\n  year = {2006}\n}\n"
+                    "@book{c,\n  author = {A, B and C, D and E, F},\n  year = {1999}\n}\n")
+    assert bib == {"a": ("Bodó and Csató", "2010"), "b": ("Demšar", "2006"), "c": ("A et al.", "1999")}
+
+
+def test_site_url_is_taken_from_the_repository_url(tmp_path):
+    assert site_url(ROOT).startswith("https://") and site_url(ROOT).endswith("/")
+    (tmp_path / "_config.yml").write_text("repository:\n  url: https://github.com/own/proj\n")
+    assert site_url(tmp_path) == "https://own.github.io/proj/"
+    (tmp_path / "_config.yml").write_text("html:\n  baseurl: https://x.org/b\n")
+    assert site_url(tmp_path) == "https://x.org/b/"
+    (tmp_path / "_config.yml").write_text("title: t\n")
+    with pytest.raises(ValueError, match="baseurl"):
+        site_url(tmp_path)
+
+
+def test_numbers_run_over_the_whole_book_in_toc_order(tmp_path):
+    (tmp_path / "_config.yml").write_text("repository:\n  url: https://github.com/o/p\n")
+    (tmp_path / "_toc.yml").write_text("root: intro\nchapters:\n  - file: n/second\n  - file: n/first\n")
+    (tmp_path / "intro.md").write_text("# Intro\n")
+    (tmp_path / "n").mkdir()
+    cell = {"cell_type": "markdown", "metadata": {}}
+
+    def nb(*texts):
+        return json.dumps({"cells": [dict(cell, source=t) for t in texts], "metadata": {}, "nbformat": 4,
+                           "nbformat_minor": 5})
+    first = nb("# First\n$$\na\n$$ (eq:c)", "```{prf:theorem}\n:label: t2\nx\n```")
+    second = nb("# Second\n$$\na\n$$ (eq:a)\n\n$$\nb\n$$\n\n$$\nc\n$$ (eq:b)",
+                "```{prf:theorem}\n:label: t1\nx\n```\n```{exercise}\n:label: e1\ny\n```")
+    (tmp_path / "n" / "first.ipynb").write_text(first)
+    (tmp_path / "n" / "second.ipynb").write_text(second)
+    nums = book_numbers(tmp_path)
+    assert {k: v[1] for k, v in nums.equations.items()} == {"eq:a": 1, "eq:b": 2, "eq:c": 3}
+    assert nums.targets["t1"] == ("n/second", "Theorem 1") and nums.targets["t2"] == ("n/first", "Theorem 2")
+    assert nums.targets["e1"][1] == "Exercise 1"
+    first = convert_notebook(json.loads((tmp_path / "n" / "first.ipynb").read_text()), nums)
+    assert "\\tag{3}" in first["cells"][0]["source"]  # docname found from the title
+
+
+def test_convert_notebook_is_a_copy_that_keeps_code_and_outputs(book):
+    nb = json.loads(NOTEBOOKS[0].read_text())
+    before = json.dumps(nb)
+    out = convert_notebook(nb, book)
+    assert json.dumps(nb) == before, "the input notebook must not change"
+    code_in = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    code_out = [c for c in out["cells"] if c["cell_type"] == "code"]
+    assert code_in == code_out
+    with pytest.raises(ValueError, match="cells"):
+        convert_notebook({"worksheets": []})
+
+
+def test_the_book_numbers_equations_and_blocks_in_one_sequence(book):
+    eqs = sorted(n for _, n in book.equations.values())
+    assert eqs == list(range(1, len(eqs) + 1)) and len(eqs) > 50
+    assert book.targets["thm-gram-psd"] == ("notebooks/00_foundations", "Theorem 1")
+    assert book.equations["eq:linear-kernel"] == ("notebooks/00_foundations", 1)
+
+
+# ------------------------------------------------- every notebook, rendered by plain nbconvert
+
+RAW_MYST = re.compile(
+    r"language-\{|```\{|:::\{"  # a directive's fence, shown as a code block or as text
+    r"|\{[a-zA-Z][\w:+-]*\}(?:<code>|`)"  # a role: {eq}<code>eq:rbf</code>
+    r"|\$\$\s*\(eq:|^\s*\([\w:-]+\)=\s*$",  # an equation label or a (target)= line
+    re.M,
+)
+
+
+def rendered_markdown(nb):
+    """The HTML of the notebook's Markdown cells as plain nbconvert renders them."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    md = dict(nb, cells=[c for c in nb["cells"] if c["cell_type"] == "markdown"])
+    html, _ = HTMLExporter(template_name="lab").from_notebook_node(nbformat.reads(json.dumps(md), 4))
+    return html.split("<body", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def rendered(book):
+    pytest.importorskip("nbconvert")
+    out = {}
+    for p in NOTEBOOKS:
+        nb = json.loads(p.read_text())
+        reader = convert_notebook(nb, book, f"notebooks/{p.stem}")
+        out[p.stem] = (rendered_markdown(nb), rendered_markdown(reader))
+    return out
+
+
+@pytest.mark.parametrize("name", [p.stem for p in NOTEBOOKS])
+def test_reader_notebook_shows_no_raw_myst(rendered, name):
+    raw = RAW_MYST.findall(rendered[name][1])
+    assert not raw, f"{name}: raw MyST left after conversion: {raw[:5]}"
+
+
+def test_the_check_fails_on_the_book_sources(rendered):
+    """Unconverted, every notebook that uses MyST shows it raw: the check above can fail."""
+    failing = [n for n, (src, _) in rendered.items() if RAW_MYST.search(src)]
+    assert len(failing) >= len(NOTEBOOKS) - 1, failing
+
+
+def test_make_reader_notebooks_writes_every_notebook(tmp_path):
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_reader_notebooks.py"), "--out",
+                          str(tmp_path)], capture_output=True, text=True, check=True)
+    assert f"{len(NOTEBOOKS)} reader notebooks" in res.stdout
+    written = sorted(p.name for p in tmp_path.glob("*.ipynb"))
+    assert written == [p.name for p in NOTEBOOKS]
+    nb = json.loads((tmp_path / NOTEBOOKS[0].name).read_text())
+    assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), "outputs kept"
+    refused = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_reader_notebooks.py"), "--out",
+                              str(ROOT / "notebooks")], capture_output=True, text=True)
+    assert refused.returncode != 0 and "must not be notebooks/" in refused.stderr
