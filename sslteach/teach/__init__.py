@@ -1,0 +1,1 @@
+"""Teaching tools: assignments (release and grade), the MyST converter, the scorecard."""
