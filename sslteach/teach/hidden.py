@@ -150,10 +150,20 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
     payload = json.dumps({"nonce": nonce, "function": function, "args": codec.encode(list(args)),
                           "kwargs": codec.encode(dict(kwargs)), "forbid": list(forbid), "require": list(require),
                           "repeat": repeat})
+    if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
+        path = Path(kernel.workdir) / f"payload-{nonce.strip('@')}.json"
+        path.write_text(payload, encoding="utf-8")
+        arg = f"open({str(path)!r}, encoding='utf-8').read()"
+    else:
+        arg = repr(payload)
     code = (f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-            f"__ns['call'](get_ipython().user_ns, {payload!r})))({{'__name__': '__sslteach_grader__'}})\n"
+            f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
             "None")
-    run = kernel.run(code, timeout)
+    try:
+        run = kernel.run(code, timeout)
+    finally:
+        if arg != repr(payload):
+            path.unlink(missing_ok=True)
     out = CallResult()
     finals = []
     for line in run.stdout.splitlines():
