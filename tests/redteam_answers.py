@@ -1,3 +1,4 @@
+# ruff: noqa: E501 (answers are source strings, kept one line of the answer per line)
 """Answers for tests/test_grader_redteam.py: per exercise, (correct but different, wrong, shortcut).
 
 Each entry replaces the exercise's answer cell in the released student copy. "correct"

@@ -31,7 +31,10 @@ KINDS = ("correct", "wrong", "shortcut")
 
 TRICKS = {
     "custom_exc": "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)",
-    "fake_allclose": "import numpy as np\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda a, b, **k: np.ones(np.shape(a), bool)",
+    "fake_allclose": (
+        "import numpy as np\nnp.allclose = lambda *a, **k: True\n"
+        "np.isclose = lambda a, b, **k: np.ones(np.shape(a), bool)"
+    ),
     "master_solutions": (
         "import json, pathlib, sslteach\n"
         "_ns = {}\n"
@@ -91,9 +94,21 @@ def _submission(hw, stem, target, answers=None, added=(), duplicate_checks=False
 
 def _grade(hw, stem, subs, tmp_path):
     out = tmp_path / f"{stem}.json"
-    cmd = [sys.executable, "-m", "sslteach.assignments", "grade", *map(str, subs),
-           "--reference", str(hw / "student" / f"{stem}.ipynb"), "--json", str(out), "--jobs", "2",
-           "--timeout", "120"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sslteach.assignments",
+        "grade",
+        *map(str, subs),
+        "--reference",
+        str(hw / "student" / f"{stem}.ipynb"),
+        "--json",
+        str(out),
+        "--jobs",
+        "2",
+        "--timeout",
+        "120",
+    ]
     if not sandbox_available()[0]:
         cmd.append("--no-sandbox")
     res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -108,9 +123,15 @@ def _auto(report):
 
 @pytest.mark.parametrize("stem", sorted(ANSWERS))
 def test_correct_wrong_and_shortcut_answers(stem, hw, tmp_path):
-    subs = [_submission(hw, stem, tmp_path / "subs" / f"{kind}.ipynb",
-                        {label: triple[k] for label, triple in ANSWERS[stem].items()})
-            for k, kind in enumerate(KINDS)]
+    subs = [
+        _submission(
+            hw,
+            stem,
+            tmp_path / "subs" / f"{kind}.ipynb",
+            {label: triple[k] for label, triple in ANSWERS[stem].items()},
+        )
+        for k, kind in enumerate(KINDS)
+    ]
     subs.append(hw / "instructor" / f"{stem}.ipynb")
     subs.append(hw / "student" / f"{stem}.ipynb")
     reports, table = _grade(hw, stem, subs, tmp_path)
@@ -119,8 +140,10 @@ def test_correct_wrong_and_shortcut_answers(stem, hw, tmp_path):
     rejected = {lab: correct[lab]["message"] for lab in answered if correct[lab]["status"] != "passed"}
     accepted_wrong = {lab for lab in answered if wrong[lab]["points"]}
     accepted_shortcut = {lab for lab in answered if shortcut[lab]["points"]}
-    print(f"{stem}: correct rejected {len(rejected)}/{len(answered)}, wrong accepted "
-          f"{len(accepted_wrong)}/{len(answered)}, shortcuts accepted {len(accepted_shortcut)}/{len(answered)}")
+    print(
+        f"{stem}: correct rejected {len(rejected)}/{len(answered)}, wrong accepted "
+        f"{len(accepted_wrong)}/{len(answered)}, shortcuts accepted {len(accepted_shortcut)}/{len(answered)}"
+    )
     assert not rejected, (rejected, table)
     assert not accepted_wrong, table
     assert not accepted_shortcut, table
@@ -133,15 +156,20 @@ def test_correct_wrong_and_shortcut_answers(stem, hw, tmp_path):
 
 def test_generic_tricks_score_nothing(hw, tmp_path):
     stem = "01_spectral_clustering"
-    subs = [_submission(hw, stem, tmp_path / "tricks" / f"{name}.ipynb", added=[src])
-            for name, src in TRICKS.items()]
+    subs = [
+        _submission(hw, stem, tmp_path / "tricks" / f"{name}.ipynb", added=[src])
+        for name, src in TRICKS.items()
+    ]
     subs.append(_submission(hw, stem, tmp_path / "tricks" / "duplicated_checks.ipynb", duplicate_checks=True))
     # a correct answer next to a duplicated check cell still scores 0 for that exercise
     correct = {label: triple[0] for label, triple in ANSWERS[stem].items()}
-    subs.append(_submission(hw, stem, tmp_path / "tricks" / "correct_but_duplicated.ipynb", correct,
-                            duplicate_checks=True))
+    subs.append(
+        _submission(
+            hw, stem, tmp_path / "tricks" / "correct_but_duplicated.ipynb", correct, duplicate_checks=True
+        )
+    )
     reports, table = _grade(hw, stem, subs, tmp_path)
     for name in [*TRICKS, "duplicated_checks", "correct_but_duplicated"]:
-        assert reports[f"tricks/{name}.ipynb"]["score"] == 0, (name, table)
-    dup = _auto(reports["tricks/correct_but_duplicated.ipynb"])
+        assert reports[f"{name}.ipynb"]["score"] == 0, (name, table)
+    dup = _auto(reports["correct_but_duplicated.ipynb"])
     assert all(r["status"] == "tampered" and "appears 2 times" in r["message"] for r in dup.values()), table

@@ -43,8 +43,14 @@ def encode(obj, depth=0):
         return {"__ufunc__": obj.__name__}
     if hasattr(obj, "tocsr") and hasattr(obj, "shape") and not isinstance(obj, np.ndarray):
         m = obj.tocsr()  # a scipy.sparse matrix travels as CSR arrays
-        return {"__csr__": [encode(np.asarray(m.data), depth + 1), encode(np.asarray(m.indices), depth + 1),
-                            encode(np.asarray(m.indptr), depth + 1), [int(m.shape[0]), int(m.shape[1])]]}
+        return {
+            "__csr__": [
+                encode(np.asarray(m.data), depth + 1),
+                encode(np.asarray(m.indices), depth + 1),
+                encode(np.asarray(m.indptr), depth + 1),
+                [int(m.shape[0]), int(m.shape[1])],
+            ]
+        }
     if isinstance(obj, np.ndarray | np.matrix):
         arr = np.asarray(obj)
         if arr.dtype.hasobject:
@@ -209,10 +215,15 @@ def call(user_ns, payload):
     stream = sys.stdout
     write, flush = stream.write, stream.flush
     pre = []
-    checks = [(sys.setprofile, "sys", "setprofile"), (sys.getprofile, "sys", "getprofile"),
-              (time.perf_counter, "time", "perf_counter")]
-    checks += [(getattr(builtins, n), "builtins", n) for n in ("repr", "sorted", "isinstance", "len", "getattr",
-                                                                "id", "min", "callable", "print")]
+    checks = [
+        (sys.setprofile, "sys", "setprofile"),
+        (sys.getprofile, "sys", "getprofile"),
+        (time.perf_counter, "time", "perf_counter"),
+    ]
+    checks += [
+        (getattr(builtins, n), "builtins", n)
+        for n in ("repr", "sorted", "isinstance", "len", "getattr", "id", "min", "callable", "print")
+    ]
     for fn, mod, name in checks:
         if not _genuine(fn, mod, name):
             pre.append(f"{mod}.{name} was replaced before grading")
@@ -235,11 +246,12 @@ def call(user_ns, payload):
         for co in _resolve(path):
             required[_fingerprint(co)] = path
     blocked_c = {}
-    for mod, names in (("sys", ("setprofile", "settrace", "_getframe", "_current_frames")),
-                       ("_thread", ("start_new_thread",)),
-                       ("posix", ("fork", "system", "posix_spawn", "posix_spawnp", "execv", "execve",
-                                  "forkpty")),
-                       ("_posixsubprocess", ("fork_exec",))):
+    for mod, names in (
+        ("sys", ("setprofile", "settrace", "_getframe", "_current_frames")),
+        ("_thread", ("start_new_thread",)),
+        ("posix", ("fork", "system", "posix_spawn", "posix_spawnp", "execv", "execve", "forkpty")),
+        ("_posixsubprocess", ("fork_exec",)),
+    ):
         module = sys.modules.get(mod) or __import__(mod)
         for name in names:
             fn = getattr(module, name, None)
@@ -258,7 +270,9 @@ def call(user_ns, payload):
             hit = seen.get(id(co))
             if hit is None:
                 fp = _fingerprint(co)
-                bad = forbidden.get(fp) or next((p for f, p in forbidden_files if co.co_filename.startswith(f)), None)
+                bad = forbidden.get(fp) or next(
+                    (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
+                )
                 hit = (co, bad, required.get(fp))
                 seen[id(co)] = hit
             if hit[1]:

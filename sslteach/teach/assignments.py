@@ -290,7 +290,9 @@ def parse_exercises(nb) -> list[Exercise]:
                     raise ValueError(
                         f"{where}: exercise label {m.group(1)} is used twice; labels must be unique."
                     )
-                current = Exercise(label=m.group(1), statement=i, asks=asks_question(_split_statement(src)[1]))
+                current = Exercise(
+                    label=m.group(1), statement=i, asks=asks_question(_split_statement(src)[1])
+                )
                 exercises.append(current)
                 continue
             m = _SOLUTION_START_RE.match(src)
@@ -656,7 +658,13 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
 
     def finish(cells, role):
         meta = copy.deepcopy(nb.get("metadata", {}))
-        meta[MANIFEST_KEY] = {"version": 2, "source": name, "role": role, "exercises": manifest, "locked": locked}
+        meta[MANIFEST_KEY] = {
+            "version": 2,
+            "source": name,
+            "role": role,
+            "exercises": manifest,
+            "locked": locked,
+        }
         return {
             "cells": cells,
             "metadata": meta,
@@ -690,8 +698,15 @@ def _locked_entries(cells) -> list[dict]:
         gid = meta["grade_id"]
         m = re.match(r"(ch\d+-ex-[A-Za-z0-9-]+?)(-check(-\d+)?)?$", gid)
         label = m.group(1) if m and not gid.startswith("given-") else None
-        out.append({"id": cell.get("id"), "grade_id": gid, "label": label, "kind": cell["cell_type"],
-                    "sha256": _sha(_src(cell))})
+        out.append(
+            {
+                "id": cell.get("id"),
+                "grade_id": gid,
+                "label": label,
+                "kind": cell["cell_type"],
+                "sha256": _sha(_src(cell)),
+            }
+        )
     return out
 
 
@@ -714,7 +729,8 @@ def hidden_tests(nb, exercises, name="notebook") -> dict:
         for fn in spec.functions:
             if not re.search(r"`" + re.escape(fn) + r"[`(]", statement):
                 raise ValueError(
-                    f"{name}: the statement of {e.label} does not name the function `{fn}` its hidden test calls; "
+                    f"{name}: the statement of {e.label} does not name the function `{fn}` "
+                    "its hidden test calls; "
                     "name it in the statement (as `name(args)`)."
                 )
         out[e.label] = {"source": source, "functions": spec.functions}
@@ -797,8 +813,10 @@ def release_notebook(path, out_dir) -> tuple[Path, Path]:
         written.append(target)
     tests_path = tests_file(written[1])
     if tests:
-        tests_path.write_text(json.dumps({"source": path.name, "tests": tests}, indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+        tests_path.write_text(
+            json.dumps({"source": path.name, "tests": tests}, indent=1, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
     elif tests_path.exists():
         tests_path.unlink()
     return written[0], written[1]
@@ -952,8 +970,15 @@ class GradeReport:
         """
         if not self.readable:  # keep the student in the CSV, with the reason
             return [
-                {"submission": self.submission, "label": "", "kind": "", "status": "unreadable",
-                 "points": 0.0, "max_points": 0.0, "message": "; ".join(self.problems)}
+                {
+                    "submission": self.submission,
+                    "label": "",
+                    "kind": "",
+                    "status": "unreadable",
+                    "points": 0.0,
+                    "max_points": 0.0,
+                    "message": "; ".join(self.problems),
+                }
             ]
         return [{"submission": self.submission, **asdict(r)} for r in self.exercises]
 
@@ -1090,8 +1115,16 @@ class Grader:
         Address-space limit per submission kernel, in bytes.
     """
 
-    def __init__(self, *, reference=None, instructor=None, timeout=DEFAULT_TIMEOUT, sandbox=True, seed=None,
-                 memory=DEFAULT_MEMORY):
+    def __init__(
+        self,
+        *,
+        reference=None,
+        instructor=None,
+        timeout=DEFAULT_TIMEOUT,
+        sandbox=True,
+        seed=None,
+        memory=DEFAULT_MEMORY,
+    ):
         import nbformat
 
         if reference is not None and not Path(reference).is_file():
@@ -1134,9 +1167,12 @@ class Grader:
                 wanted = [ex["label"] for ex in manifest["exercises"] if ex.get("hidden")]
                 missing = [lab for lab in wanted if lab not in self._tests]
                 if missing:
-                    where = tests_file(self.instructor_path) if self.instructor_path else "(no instructor copy)"
+                    where = (
+                        tests_file(self.instructor_path) if self.instructor_path else "(no instructor copy)"
+                    )
                     raise ValueError(
-                        f"the hidden tests of {', '.join(missing)} were not found in {where}; pass --instructor "
+                        f"the hidden tests of {', '.join(missing)} were not found in {where}; "
+                        "pass --instructor "
                         "with the instructor copy that `release` wrote (its .tests.json file beside it)."
                     )
                 specs = {lab: load_spec(lab, self._tests[lab], seed_for(lab, self.seed)) for lab in wanted}
@@ -1151,7 +1187,9 @@ class Grader:
                         for cell in cells:
                             r = kernel.run(cell["source"], self.timeout)
                             if r.status != "ok" and cell["role"] == "answer":
-                                raise ValueError(f"the instructor copy's answer cell {cell['grade_id']} fails: {r.error}")
+                                raise ValueError(
+                                    f"the instructor copy's answer cell {cell['grade_id']} fails: {r.error}"
+                                )
                         refs = {lab: reference_values(kernel, spec) for lab, spec in specs.items()}
                     finally:
                         kernel.close()
@@ -1172,20 +1210,28 @@ class Grader:
         try:
             nb = nbformat.read(str(path), as_version=4)
         except Exception as exc:  # missing, a directory, not JSON, not a notebook
-            return GradeReport(name, [], [f"the submission could not be read as a notebook: {exc}"], readable=False)
+            return GradeReport(
+                name, [], [f"the submission could not be read as a notebook: {exc}"], readable=False
+            )
         ref = self.reference if self.reference is not None else nb
         manifest = ref.metadata.get(MANIFEST_KEY)
         if not manifest:
             raise ValueError(
-                f"{'the reference' if self.reference is not None else path} has no {MANIFEST_KEY!r} metadata: it is not "
-                "a notebook released by `python -m sslteach.assignments release`; pass --reference with the released "
+                f"{'the reference' if self.reference is not None else path} has no {MANIFEST_KEY!r} "
+                "metadata: "
+                "it is not a notebook released by `python -m sslteach.assignments release`; "
+                "pass --reference with the released "
                 "notebook."
             )
         specs, refs = self.specs_and_refs(manifest)
         broken, problems, restored = _integrity(nb, ref, manifest)
-        cells, answer_ids = _plan(nb, ref if self.reference is not None else None, set(specs), specs,
-                                  restored=restored)
         legacy = [ex for ex in manifest["exercises"] if ex["checks"] and not ex.get("hidden")]
+        if specs:
+            cells, _ = _plan(
+                nb, ref if self.reference is not None else None, set(specs), specs, restored=restored
+            )
+        else:  # no hidden test at all (a notebook without them): every cell in order, checks included
+            cells = _all_cells(nb, manifest, restored)
         results = []
         answer_errors: dict[str, str] = {}
         check_status: dict[str, tuple[str, str]] = {}
@@ -1197,17 +1243,37 @@ class Grader:
             if needs_kernel:
                 kernel = self._kernel(self.sandbox)
             for cell in cells if kernel else []:
+                if dead:
+                    if cell["role"] == "check":
+                        check_status[cell["grade_id"]] = ("not run", dead)
+                    continue
                 r = kernel.run(cell["source"], self.timeout)
+                if cell["role"] == "check":
+                    if r.status == "ok":
+                        check_status[cell["grade_id"]] = ("passed", "")
+                    elif r.status == "dead":
+                        check_status[cell["grade_id"]] = (
+                            "error",
+                            "the kernel died (the cell crashed Python)",
+                        )
+                    elif r.error.startswith("AssertionError"):
+                        check_status[cell["grade_id"]] = ("failed", r.error)
+                    else:
+                        check_status[cell["grade_id"]] = (r.status, r.error)
                 if r.status == "dead":
                     dead = dead or f"the kernel died at cell {cell['index']}"
-                    break
-                if r.status != "ok":
+                    if cell["role"] == "answer":
+                        answer_errors[cell["grade_id"]] = "the kernel died (the cell crashed Python)"
+                    continue
+                if r.status != "ok" and cell["role"] != "check":
                     if cell["role"] == "answer":
                         answer_errors[cell["grade_id"]] = r.error
                     else:
                         problems.append(f"cell {cell['index']}: {r.status}: {r.error}")
             for ex in legacy:  # exercises without a hidden test: their check cells, as before
                 for chk in ex["checks"]:
+                    if chk["grade_id"] in check_status:
+                        continue
                     if dead:
                         check_status[chk["grade_id"]] = ("not run", dead)
                         continue
@@ -1232,8 +1298,11 @@ class Grader:
                 ok, message = judge(kernel, spec, refs[label], min(self.timeout, 120.0))
                 if not kernel.km.is_alive():
                     dead = "the kernel died during the hidden tests"
-                auto_status[label] = (ok, "passed" if ok else ("timeout" if "Timeout" in message else "failed"),
-                                      message)
+                auto_status[label] = (
+                    ok,
+                    "passed" if ok else ("timeout" if "Timeout" in message else "failed"),
+                    message,
+                )
         finally:
             if kernel is not None:
                 kernel.close()
@@ -1245,18 +1314,23 @@ class Grader:
                 cells_by_gid.setdefault(gid, cell)
         for ex in manifest["exercises"]:
             label = ex["label"]
-            answers = "; ".join(f"your answer cell: {answer_errors[g]}" for g in sorted(answer_errors)
-                                if g == f"{label}-code" or g.startswith(f"{label}-code-"))
+            answers = "; ".join(
+                f"your answer cell: {answer_errors[g]}"
+                for g in sorted(answer_errors)
+                if g == f"{label}-code" or g.startswith(f"{label}-code-")
+            )
             if ex["auto_points"]:
                 if label in broken:
-                    status, points, message = "tampered", 0.0, broken[label]
+                    ok, status, points, message = False, "tampered", 0.0, broken[label]
                 elif ex.get("hidden"):
                     ok, status, message = auto_status.get(label, (False, "error", "not graded"))
                     points = ex["auto_points"] if ok else 0.0
                 else:
                     statuses, messages = [], []
                     for chk in ex["checks"]:
-                        st, msg = check_status.get(chk["grade_id"], ("not run", "the check cell was not executed"))
+                        st, msg = check_status.get(
+                            chk["grade_id"], ("not run", "the check cell was not executed")
+                        )
                         statuses.append(st)
                         if msg:
                             messages.append(msg)
@@ -1271,7 +1345,11 @@ class Grader:
                 if cell is None:
                     status, points, message = "missing", 0.0, "the written answer cell was deleted"
                 elif _untouched(cell.source):
-                    status, points, message = "unanswered", 0.0, "the written answer is empty or the placeholder"
+                    status, points, message = (
+                        "unanswered",
+                        0.0,
+                        "the written answer is empty or the placeholder",
+                    )
                 else:
                     status, points, message = "manual", None, "graded by hand"
                 results.append(ExerciseResult(label, "manual", status, points, ex["manual_points"], message))
@@ -1290,8 +1368,17 @@ def _integrity(nb, ref, manifest):
     restored: dict[int, str] = {}
     locked = manifest.get("locked")
     if locked is None:  # a release of version 1: the check cells only
-        locked = [{"id": c["grade_id"], "grade_id": c["grade_id"], "label": ex["label"], "kind": "code",
-                   "sha256": c["sha256"]} for ex in manifest["exercises"] for c in ex["checks"]]
+        locked = [
+            {
+                "id": c["grade_id"],
+                "grade_id": c["grade_id"],
+                "label": ex["label"],
+                "kind": "code",
+                "sha256": c["sha256"],
+            }
+            for ex in manifest["exercises"]
+            for c in ex["checks"]
+        ]
     sources = {}
     if ref is not None:
         for cell in ref.cells:
@@ -1348,7 +1435,11 @@ def _plan(nb, ref, labels, specs, restored=None):
         gid = cell.metadata.get("nbgrader", {}).get("grade_id") or ""
         if re.search(r"-check(-\d+)?$", gid):
             continue
-        role = "answer" if re.search(r"-code(-\d+)?$", gid) else ("given" if gid.startswith("given-") else "added")
+        role = (
+            "answer"
+            if re.search(r"-code(-\d+)?$", gid)
+            else ("given" if gid.startswith("given-") else "added")
+        )
         if ref is None and role == "added" and not gid and cell.metadata.get("nbgrader", {}).get("locked"):
             role = "given"
         source = restored.get(i, cell.source)
@@ -1360,14 +1451,47 @@ def _plan(nb, ref, labels, specs, restored=None):
     return [rows[k] for k in order], keep
 
 
+def _all_cells(nb, manifest, restored):
+    """Every code cell in order (the grading of releases without hidden tests); checks as released."""
+    checks = {c["grade_id"]: c["source"] for ex in manifest["exercises"] for c in ex["checks"]}
+    rows, seen = [], set()
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id") or ""
+        if gid in checks:
+            if gid in seen:
+                continue
+            seen.add(gid)
+            if _sha(cell.source) != _sha(checks[gid]):
+                cell.source = checks[gid]  # an edited check runs as released (the exercise is already 0)
+            role = "check"
+        else:
+            role = "answer" if re.search(r"-code(-\d+)?$", gid) else "given"
+        rows.append(
+            {"index": i + 1, "grade_id": gid, "role": role, "source": _runnable(restored.get(i, cell.source))}
+        )
+    return rows
+
+
 def _runnable(source: str) -> str:
     """A cell's source without IPython magics and shell escapes (no network, no installs)."""
-    return "\n".join("pass  # " + ln if ln.lstrip().startswith(("%", "!")) else ln for ln in source.split("\n"))
+    return "\n".join(
+        "pass  # " + ln if ln.lstrip().startswith(("%", "!")) else ln for ln in source.split("\n")
+    )
 
 
 def grade_notebook(
-    path, *, timeout: float = DEFAULT_TIMEOUT, reference=None, kernel_name: str = "python3", name=None,
-    instructor=None, sandbox: bool = True, seed=None, grader=None,
+    path,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    reference=None,
+    kernel_name: str = "python3",
+    name=None,
+    instructor=None,
+    sandbox: bool = True,
+    seed=None,
+    grader=None,
 ) -> GradeReport:
     r"""Grade one submission: hidden tests in the grader, integrity of the locked cells.
 
@@ -1466,7 +1590,9 @@ def grade_notebook(
     ValueError: ...chapter.ipynb has no 'sslteach_assignment' metadata: it is not a notebook released by ...
     """
     if grader is None:
-        grader = Grader(reference=reference, instructor=instructor, timeout=timeout, sandbox=sandbox, seed=seed)
+        grader = Grader(
+            reference=reference, instructor=instructor, timeout=timeout, sandbox=sandbox, seed=seed
+        )
     return grader.grade(path, name=name)
 
 
@@ -1660,18 +1786,34 @@ def main(argv=None) -> int:
     )
     gr.add_argument("--csv", type=Path, help="write one row per exercise to this CSV file")
     gr.add_argument("--json", type=Path, help="write the full reports to this JSON file")
-    gr.add_argument("--kernel", default="python3", help="kept for compatibility (the current Python's kernel is used)")
-    gr.add_argument("--instructor", type=Path,
-                    help="the instructor copy written by release (default: ../instructor/<name> beside --reference); "
-                         "its hidden tests are read from <name>.tests.json beside it")
-    gr.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                    help="submissions graded at once (default: 2, or 1 on a one-core machine)")
+    gr.add_argument(
+        "--kernel", default="python3", help="kept for compatibility (the current Python's kernel is used)"
+    )
+    gr.add_argument(
+        "--instructor",
+        type=Path,
+        help="the instructor copy written by release (default: ../instructor/<name> beside --reference); "
+        "its hidden tests are read from <name>.tests.json beside it",
+    )
+    gr.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="submissions graded at once (default: 2, or 1 on a one-core machine)",
+    )
     gr.add_argument("--seed", type=int, help="seed of the hidden tests' inputs (default: a new one each run)")
-    gr.add_argument("--no-sandbox", action="store_true",
-                    help="run submissions without bubblewrap (they can then read the master notebooks and use "
-                         "the network); by default grading refuses to start when the sandbox is unavailable")
-    gr.add_argument("--memory", type=float, default=DEFAULT_MEMORY / 2**30,
-                    help=f"GiB of address space per submission kernel (default {DEFAULT_MEMORY / 2**30:g})")
+    gr.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run submissions without bubblewrap (they can then read the master notebooks and use "
+        "the network); by default grading refuses to start when the sandbox is unavailable",
+    )
+    gr.add_argument(
+        "--memory",
+        type=float,
+        default=DEFAULT_MEMORY / 2**30,
+        help=f"GiB of address space per submission kernel (default {DEFAULT_MEMORY / 2**30:g})",
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -1687,8 +1829,14 @@ def main(argv=None) -> int:
             raise ValueError(f"--reference {args.reference} does not exist or is not a file.")
         if args.jobs < 1:
             raise ValueError("--jobs must be at least 1.")
-        grader = Grader(reference=args.reference, instructor=args.instructor, timeout=args.timeout,
-                        sandbox=not args.no_sandbox, seed=args.seed, memory=int(args.memory * 2**30))
+        grader = Grader(
+            reference=args.reference,
+            instructor=args.instructor,
+            timeout=args.timeout,
+            sandbox=not args.no_sandbox,
+            seed=args.seed,
+            memory=int(args.memory * 2**30),
+        )
         pairs = list(zip(args.submissions, submission_names(args.submissions), strict=True))
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             reports = list(pool.map(lambda pn: grader.grade(pn[0], name=pn[1]), pairs))

@@ -93,7 +93,9 @@ def same(got, want, rtol=1e-6, atol=1e-8, what="the value"):
             g = g.reshape(w.shape)
         else:
             return f"{what} has shape {g.shape}, expected {w.shape}"
-    if not np.all(np.isfinite(g) == np.isfinite(w)) or not np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=True):
+    if not np.all(np.isfinite(g) == np.isfinite(w)) or not np.allclose(
+        g, w, rtol=rtol, atol=atol, equal_nan=True
+    ):
         if g.ndim == 0:
             return f"{what} is {float(g):.6g}, which is wrong"
         bad = np.argwhere(~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True))
@@ -131,8 +133,15 @@ def load_spec(label: str, source: str, rng) -> Spec:
         cost = dict(cost)
         cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
     functions = sorted({c["function"] for c in cases} | ({cost["function"]} if cost else set()))
-    return Spec(label, cases, ns.get("compare"), list(ns.get("forbid", [])), list(ns.get("require", [])), cost,
-                functions)
+    return Spec(
+        label,
+        cases,
+        ns.get("compare"),
+        list(ns.get("forbid", [])),
+        list(ns.get("require", [])),
+        cost,
+        functions,
+    )
 
 
 @dataclass
@@ -147,18 +156,28 @@ class CallResult:
 def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), repeat=1, timeout=CALL_TIMEOUT):
     """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
     nonce = "@@" + secrets.token_hex(12) + "@@"
-    payload = json.dumps({"nonce": nonce, "function": function, "args": codec.encode(list(args)),
-                          "kwargs": codec.encode(dict(kwargs)), "forbid": list(forbid), "require": list(require),
-                          "repeat": repeat})
+    payload = json.dumps(
+        {
+            "nonce": nonce,
+            "function": function,
+            "args": codec.encode(list(args)),
+            "kwargs": codec.encode(dict(kwargs)),
+            "forbid": list(forbid),
+            "require": list(require),
+            "repeat": repeat,
+        }
+    )
     if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
         path = Path(kernel.workdir) / f"payload-{nonce.strip('@')}.json"
         path.write_text(payload, encoding="utf-8")
         arg = f"open({str(path)!r}, encoding='utf-8').read()"
     else:
         arg = repr(payload)
-    code = (f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-            f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
-            "None")
+    code = (
+        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
+        f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
+        "None"
+    )
     try:
         run = kernel.run(code, timeout)
     finally:
@@ -170,7 +189,7 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
         i = line.find(nonce)
         if i < 0:
             continue
-        kind, body = line[i + len(nonce)], line[i + len(nonce) + 1:]
+        kind, body = line[i + len(nonce)], line[i + len(nonce) + 1 :]
         try:
             data = ast.literal_eval(body)
         except (ValueError, SyntaxError):
@@ -213,8 +232,10 @@ def reference_values(kernel, spec: Spec) -> dict:
     for case in spec.cases:
         r = call_in_kernel(kernel, case["function"], case["args"], case["kwargs"])
         if r.error:
-            raise ValueError(f"the instructor's solution of {spec.label} fails its hidden test "
-                             f"{case['name'] or case['function']}: {r.error}")
+            raise ValueError(
+                f"the instructor's solution of {spec.label} fails its hidden test "
+                f"{case['name'] or case['function']}: {r.error}"
+            )
         out["cases"].append(r.value)
     if spec.cost:
         for args in spec.cost["inputs"]:
@@ -232,8 +253,15 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
     calls = [(c, want) for c, want in zip(spec.cases, ref["cases"], strict=True)]
     required_seen: set = set()
     for case, want in calls:
-        r = call_in_kernel(kernel, case["function"], case["args"], case["kwargs"], forbid=spec.forbid,
-                           require=spec.require, timeout=timeout)
+        r = call_in_kernel(
+            kernel,
+            case["function"],
+            case["args"],
+            case["kwargs"],
+            forbid=spec.forbid,
+            require=spec.require,
+            timeout=timeout,
+        )
         label = case["name"] or case["function"]
         if r.violations:
             return False, f"{label}: {'; '.join(dict.fromkeys(r.violations))}"
@@ -255,14 +283,24 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         c = spec.cost
         times = []
         for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
-            r = call_in_kernel(kernel, c["function"], args, {}, forbid=spec.forbid, repeat=3,
-                               timeout=min(timeout, c.get("timeout", 30.0)))
+            r = call_in_kernel(
+                kernel,
+                c["function"],
+                args,
+                {},
+                forbid=spec.forbid,
+                repeat=3,
+                timeout=min(timeout, c.get("timeout", 30.0)),
+            )
             if r.violations:
                 return False, f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
             if r.error:
                 return False, f"cost test, n = {n}: {c['function']} raised {r.error}"
-            msg = compare({"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
-                          r.value, want)
+            msg = compare(
+                {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+                r.value,
+                want,
+            )
             if msg:
                 return False, f"cost test, n = {n}: {msg}"
             times.append(max(r.seconds or 0.0, 1e-6))
@@ -270,8 +308,10 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
         slower = times[1] / ref["cost_seconds"][1]
         if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
-            return False, (f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
-                           f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
-                           f"the limit is n^{c['max_exponent']:g}, and at n = {n2} it is more than "
-                           f"{c.get('max_slowdown', 4.0):g} times slower than the model solution")
+            return False, (
+                f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
+                f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
+                f"the limit is n^{c['max_exponent']:g}, and at n = {n2} it is more than "
+                f"{c.get('max_slowdown', 4.0):g} times slower than the model solution"
+            )
     return True, ""

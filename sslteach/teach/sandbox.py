@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,8 +48,21 @@ def sandbox_available() -> tuple[bool, str]:
             if exe is None:
                 _AVAILABLE["answer"] = (False, "bwrap (Debian package bubblewrap) is not installed")
             else:
-                cmd = [exe, "--unshare-all", "--die-with-parent", *_ro_binds(), "--proc", "/proc",
-                       "--dev", "/dev", "--tmpfs", "/tmp", sys.executable, "-c", "print('ok')"]
+                cmd = [
+                    exe,
+                    "--unshare-all",
+                    "--die-with-parent",
+                    *_ro_binds(),
+                    "--proc",
+                    "/proc",
+                    "--dev",
+                    "/dev",
+                    "--tmpfs",
+                    "/tmp",
+                    sys.executable,
+                    "-c",
+                    "print('ok')",
+                ]
                 try:
                     res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
                     ok = res.returncode == 0 and res.stdout.strip() == "ok"
@@ -68,8 +82,11 @@ def _ro_binds() -> list[str]:
     """Read-only binds: system folders, Python, the environment's site folders, sslteach."""
     paths = [p for p in _SYSTEM_DIRS if os.path.isdir(p) and not os.path.islink(p)]
     links = [p for p in _SYSTEM_DIRS if os.path.islink(p)]
-    prefixes = {os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix),
-                os.path.realpath(sys.exec_prefix)}
+    prefixes = {
+        os.path.realpath(sys.prefix),
+        os.path.realpath(sys.base_prefix),
+        os.path.realpath(sys.exec_prefix),
+    }
     for entry in sys.path:
         real = os.path.realpath(entry) if entry else ""
         if real and os.path.isdir(real) and ("site-packages" in real or "dist-packages" in real):
@@ -122,27 +139,61 @@ class Kernel:
             prefix += [shutil.which("prlimit"), f"--as={int(memory)}", "--"]
         if sandbox:
             work = str(self.workdir)
-            prefix += [_bwrap(), "--unshare-all", "--die-with-parent", "--new-session", *_ro_binds(),
-                       "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", work, work,
-                       "--chdir", work, "--setenv", "HOME", f"{work}/home", "--unsetenv", "JPY_PARENT_PID"]
+            prefix += [
+                _bwrap(),
+                "--unshare-all",
+                "--die-with-parent",
+                "--new-session",
+                *_ro_binds(),
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                "--tmpfs",
+                "/tmp",
+                "--bind",
+                work,
+                work,
+                "--chdir",
+                work,
+                "--setenv",
+                "HOME",
+                f"{work}/home",
+                "--unsetenv",
+                "JPY_PARENT_PID",
+            ]
 
         class _Manager(KernelManager):
             def format_kernel_cmd(self, extra_arguments=None):
                 return prefix + super().format_kernel_cmd(extra_arguments)
 
         kenv = {k: v for k, v in os.environ.items() if not k.startswith(("JPY_", "JUPYTER_TOKEN"))}
-        kenv.update({"HOME": str(self.workdir / "home"), "IPYTHONDIR": str(self.workdir / "home" / ".ipython"),
-                     "MPLCONFIGDIR": str(self.workdir / "home" / ".mpl"), "MPLBACKEND": "agg",
-                     "PYDEVD_DISABLE_FILE_VALIDATION": "1"})
+        kenv.update(
+            {
+                "HOME": str(self.workdir / "home"),
+                "IPYTHONDIR": str(self.workdir / "home" / ".ipython"),
+                "MPLCONFIGDIR": str(self.workdir / "home" / ".mpl"),
+                "MPLBACKEND": "agg",
+                "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            }
+        )
         kenv.setdefault("OPENBLAS_NUM_THREADS", "1")
         kenv.setdefault("OMP_NUM_THREADS", "1")
         kenv.setdefault("MKL_NUM_THREADS", "1")
         kenv.update(env or {})
-        self.km = _Manager(transport="ipc", ip=str(self.workdir / "kernel"),
-                           connection_file=str(self.workdir / "kernel.json"))
+        self.km = _Manager(
+            transport="ipc",
+            ip=str(self.workdir / "kernel"),
+            connection_file=str(self.workdir / "kernel.json"),
+        )
         self.km.kernel_spec.interrupt_mode = "message"  # signals do not cross bwrap
-        self.km.start_kernel(env=kenv, cwd=str(self.workdir), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            extra_arguments=["--HistoryManager.enabled=False"])
+        self.km.start_kernel(
+            env=kenv,
+            cwd=str(self.workdir),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            extra_arguments=["--HistoryManager.enabled=False"],
+        )
         self.kc = self.km.client()
         self.kc.start_channels()
         try:
@@ -164,11 +215,12 @@ class Kernel:
             if kind == "stream" and c.get("name") == "stdout":
                 chunks.append(c.get("text", ""))
             elif kind == "error":
-                errors.append(_error_line(c))
+                errors.append(_error_line(c, code))
 
         msg_id = self.kc.execute(code, store_history=False, allow_stdin=False, stop_on_error=False)
         deadline = time.monotonic() + timeout
         reply = None
+        reply_at = 0.0
         idle = False
         while reply is None or not idle:
             if time.monotonic() > deadline:
@@ -205,7 +257,7 @@ class Kernel:
         content = reply["content"]
         if content.get("status") == "ok":
             return RunResult("ok", "", "".join(chunks))
-        err = errors[0] if errors else _error_line(content)
+        err = errors[0] if errors else _error_line(content, code)
         return RunResult("error", err, "".join(chunks))
 
     def _interrupt(self, timeout, chunks):
@@ -245,7 +297,19 @@ class Kernel:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def _error_line(content) -> str:
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+_FRAME_RE = re.compile(r"(?:Cell In\[[^\]]*\]|<ipython-input-[^>]*>|File \S+), line (\d+)")
+
+
+def _error_line(content, source: str = "") -> str:
+    """``"<ename>: <first line of the message>"``; a bare ``assert`` is named by its line."""
     ename = content.get("ename", "Error")
     value = str(content.get("evalue", "")).strip().splitlines()
-    return f"{ename}: {value[0][:300]}" if value else ename
+    if value:
+        return f"{ename}: {value[0][:300]}"
+    frame = _FRAME_RE.search(_ANSI_RE.sub("", "\n".join(content.get("traceback", []))))
+    lines = source.splitlines()
+    if frame and 0 < int(frame.group(1)) <= len(lines):
+        n = int(frame.group(1))
+        return f"{ename} at line {n}: {lines[n - 1].strip()[:120]}"
+    return ename
