@@ -39,6 +39,7 @@ import hashlib
 import json
 import math
 import secrets
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -153,6 +154,20 @@ class CallResult:
     seconds: float | None = None
 
 
+_ENCODED: dict[int, tuple] = {}
+_ENCODED_LOCK = threading.Lock()
+
+
+def _encoded(args):
+    """The encoded arguments, computed once per argument list (shared by all submissions)."""
+    with _ENCODED_LOCK:
+        hit = _ENCODED.get(id(args))
+        if hit is None or hit[0] is not args:
+            hit = (args, codec.encode(list(args)))
+            _ENCODED[id(args)] = hit
+        return hit[1]
+
+
 def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), repeat=1, timeout=CALL_TIMEOUT):
     """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
     nonce = "@@" + secrets.token_hex(12) + "@@"
@@ -160,7 +175,7 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
         {
             "nonce": nonce,
             "function": function,
-            "args": codec.encode(list(args)),
+            "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
             "forbid": list(forbid),
             "require": list(require),
