@@ -159,8 +159,9 @@ class Exercise:
     Examples
     --------
     >>> from sslteach.assignments import Exercise
-    >>> ex = Exercise("ch9-ex-demo", statement=0, solution_cells=[1, 2, 3], code_cells=[2], checks=[4])
-    >>> ex.autograded, ex.has_written  # a check cell; code but no written text
+    >>> ex = Exercise("ch9-ex-demo", statement=0, solution_cells=[1, 2, 3], code_cells=[2], checks=[4],
+    ...               asks=False)
+    >>> ex.autograded, ex.has_written  # a check cell; code, and a statement that asks no question
     (True, False)
     >>> Exercise("ch9-ex-open", statement=5).has_written  # an open exploration
     True
@@ -336,7 +337,7 @@ def parse_exercises(nb) -> list[Exercise]:
 _STATEMENT_RE = re.compile(r"```\{exercise\}.*?\n```[ \t]*(?:\n|$)", re.S)
 _ASKS_RE = re.compile(
     r"\?|\b(show|prove|derive|explain|express|argue|discuss|interpret|justify|say|find|propose|design|"
-    r"give|conclude|measure|compare)\b",
+    r"give|conclude|measure|compare)\b|\bwrite\b(?!\s*`)",
     re.I,
 )
 
@@ -352,9 +353,11 @@ def asks_question(statement: str) -> bool:
     False
     >>> asks_question("Show that $L$ is PSD, then write `f(x)`.")
     True
+    >>> asks_question("Write $JMJ$ entrywise, and implement `double_center(M)`.")  # a derivation
+    True
     """
-    text = re.sub(r"`[^`]*`|\$\$.*?\$\$|\$[^$]*\$", " ", statement, flags=re.S)
-    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith((":", "```")))
+    text = "\n".join(ln for ln in statement.splitlines() if not ln.lstrip().startswith((":", "```")))
+    text = re.sub(r"`[^`\n]*`|\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
     return bool(_ASKS_RE.search(text))
 
 
@@ -538,7 +541,7 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     >>> def cell(kind, source, *tags):
     ...     return {"cell_type": kind, "metadata": {"tags": list(tags)}, "source": source}
     >>> nb = {"cells": [
-    ...     cell("markdown", "```{exercise}\n:label: ch9-ex-demo\nCompute 1 + 1.\n```"),
+    ...     cell("markdown", "```{exercise}\n:label: ch9-ex-demo\nCompute 1 + 1. Why is it even?\n```"),
     ...     cell("markdown", "```{solution-start} ch9-ex-demo\n:class: dropdown\n```\nIt is 2."),
     ...     cell("code", "answer = 1 + 1", "solution"),
     ...     cell("markdown", "```{solution-end}\n```"),
@@ -811,7 +814,7 @@ def release_notebook(path, out_dir) -> tuple[Path, Path]:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(book, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(target)
-    tests_path = tests_file(written[1])
+    tests_path = hidden_tests_path(written[1])
     if tests:
         tests_path.write_text(
             json.dumps({"source": path.name, "tests": tests}, indent=1, ensure_ascii=False) + "\n",
@@ -822,7 +825,7 @@ def release_notebook(path, out_dir) -> tuple[Path, Path]:
     return written[0], written[1]
 
 
-def tests_file(instructor: Path) -> Path:
+def hidden_tests_path(instructor: Path) -> Path:
     """Where the hidden tests of an instructor copy live: ``<name>.tests.json`` beside it."""
     instructor = Path(instructor)
     return instructor.with_name(instructor.stem + ".tests.json")
@@ -1103,7 +1106,7 @@ class Grader:
     instructor : path or None
         The instructor copy (its solutions give the reference values); by default
         ``<reference>/../../instructor/<name>``, its hidden tests ``<name>.tests.json``
-        beside it (:func:`tests_file`).
+        beside it (:func:`hidden_tests_path`).
     timeout : float
         Seconds per cell and per hidden-test call.
     sandbox : bool
@@ -1154,8 +1157,8 @@ class Grader:
         self._specs = None  # label -> Spec
         self._refs = None  # label -> reference values
         self._tests = {}
-        if self.instructor_path is not None and tests_file(self.instructor_path).is_file():
-            data = json.loads(tests_file(self.instructor_path).read_text(encoding="utf-8"))
+        if self.instructor_path is not None and hidden_tests_path(self.instructor_path).is_file():
+            data = json.loads(hidden_tests_path(self.instructor_path).read_text(encoding="utf-8"))
             self._tests = {label: t["source"] for label, t in data["tests"].items()}
 
     # -- the reference, once per run
@@ -1168,7 +1171,7 @@ class Grader:
                 missing = [lab for lab in wanted if lab not in self._tests]
                 if missing:
                     where = (
-                        tests_file(self.instructor_path) if self.instructor_path else "(no instructor copy)"
+                        hidden_tests_path(self.instructor_path) if self.instructor_path else "(no instructor copy)"
                     )
                     raise ValueError(
                         f"the hidden tests of {', '.join(missing)} were not found in {where}; "
