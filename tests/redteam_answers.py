@@ -115,3 +115,101 @@ ANSWERS = {
         ),
     },
 }
+
+ANSWERS["02_cluster_kernels"] = {
+    "ch2-ex-monotone": (
+        "def monotone_hck(X, linkage, f):\n    u = ck.cophenetic_matrix(X, linkage)[0]\n    M = f(u) ** 2\n    r = M.mean(1)\n"
+        "    return -0.5 * (M - r[:, None] - r[None, :] + M.mean())",
+        "def monotone_hck(X, linkage, f):\n    u, _ = ck.cophenetic_matrix(X, linkage)\n    return kernels.mds_kernel(f(u))",  # no square
+        "def monotone_hck(X, linkage, f):\n    return ck.hierarchical_cluster_kernel(X, linkage)",
+    ),
+    "ch2-ex-inversion": (
+        "def has_inversion(Z):\n    n = len(Z) + 1\n    h = [0.0] * n\n    for a, b, d, _ in Z:\n"
+        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
+        "def has_inversion(Z):\n    n = Z.shape[0] + 1\n    height = np.r_[np.zeros(n), Z[:, 2]]\n"
+        "    return bool(np.any(Z[:, 2] < height[Z[:, :2].astype(int)].min(axis=1)))",  # min, not max
+        "from scipy.cluster.hierarchy import is_monotonic as _mono\ndef has_inversion(Z):\n    return not _mono(Z)",
+    ),
+    "ch2-ex-minimax": (
+        "from scipy.sparse.csgraph import breadth_first_order\n"
+        "def minimax_from_mst(X):\n    T = minimum_spanning_tree(squareform(pdist(X)))\n    T = (T + T.T).tocsr()\n"
+        "    Td = T.toarray()\n    n = len(X)\n    out = np.zeros((n, n))\n    for s in range(n):\n"
+        "        order, pred = breadth_first_order(T, s, directed=False)\n        row = out[s]\n"
+        "        for v in order[1:]:\n            p = pred[v]\n            row[v] = max(row[p], Td[p, v])\n    return out",
+        "def minimax_from_mst(X):\n    T = minimum_spanning_tree(squareform(pdist(X)))\n    return (T + T.T).toarray()",  # edges only
+        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n    return D",  # O(n^3)
+    ),
+    "ch2-ex-center": (
+        "def double_center(M):\n    col, row = M.mean(0), M.mean(1)\n    return -(M - row[:, None] - col[None, :] + M.mean()) / 2",
+        "def double_center(M):\n    r = M.mean(axis=1)\n    return -0.5 * (M - r[:, None] - r[None, :])",  # no grand mean
+        "def double_center(M):\n    return -0.5 * kernels.center_kernel(M)",
+    ),
+    "ch2-ex-schur-features": (
+        "def hadamard_features(F, G):\n    return np.einsum('ip,iq->ipq', F, G).reshape(len(F), -1)",
+        "def hadamard_features(F, G):\n    return np.hstack([F, G])",
+        "def hadamard_features(F, G):\n    return np.ones((F.shape[0], F.shape[1] * G.shape[1]))",
+    ),
+    "ch2-ex-negative-base": (
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return K_b[i, j] * (K_rw[i, j] - 1)",
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return K_rw[i, j] * K_b[i, j]",
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return -1.0",
+    ),
+}
+
+ANSWERS["03_spectral_kernel_learning"] = {
+    "ch3-ex-smoothness": (
+        "def smoothness_double_sum(W, Phi):\n    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    s = 0.0\n"
+        "    for i, j, w in zip(W.row, W.col, W.data):\n        diff = Phi[:, i] / np.sqrt(d[i]) - Phi[:, j] / np.sqrt(d[j])\n"
+        "        s += w * float(diff @ diff)\n    return s / 2",
+        "def smoothness_double_sum(W, Phi):\n    W = sp.csr_matrix(W).toarray()\n    d = W.sum(1)\n"
+        "    Ln = np.eye(len(W)) - W / np.sqrt(np.outer(d, d))\n    return float(np.trace(Phi @ Ln @ Phi.T))",  # trace formula
+        "def smoothness_double_sum(W, Phi):\n"
+        "    return float(np.trace(Phi @ graphs.normalized_laplacian(W).toarray() @ Phi.T))",
+    ),
+    "ch3-ex-build-lp": (
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    import scipy.optimize as so\n    l, m = T.shape\n"
+        "    R = np.array([[eta ** (k - t) if t <= k else 0.0 for k in range(m)] for t in range(m)])\n"
+        "    res = so.linprog(np.concatenate([lam @ R, beta * np.ones(l)]), A_ub=-np.hstack([T @ R, np.eye(l)]),\n"
+        "                     b_ub=-np.ones(l), bounds=[(0, None)] * (m + l), method='highs')\n    return list(R @ res.x[:m])",
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n    k = np.arange(m)\n"
+        "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    c = np.r_[R.T @ lam, np.ones(l)]\n"
+        "    A = np.hstack([-T @ R, -np.eye(l)])\n"
+        "    res = linprog(c, A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n    return R @ res.x[:m]",  # no beta
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    return spk._solve_tsk_scipy(lam, T, eta, beta)",
+    ),
+    "ch3-ex-zero-mu": (
+        "def critical_beta(lam, T, eta):\n    m = len(lam)\n    k = np.arange(m)\n"
+        "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    g, num = R.T @ T.sum(0), R.T @ lam\n"
+        "    pos = g > 0\n    return float(np.min(num[pos] / g[pos])) if pos.any() else np.inf",
+        "def critical_beta(lam, T, eta):\n    g, num = np.cumsum(T.sum(0)), np.cumsum(lam)\n    pos = g > 0\n"
+        "    return float(np.min(num[pos] / g[pos])) if pos.any() else np.inf",  # no decay weights
+        "def critical_beta(lam, T, eta):\n    return np.inf",
+    ),
+    "ch3-ex-training-rows": (
+        "def extend_rows(W, lam, V, rows):\n    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+        "    Wr = W[rows]\n    dx = Wr.sum(1)\n    return (Wr / np.sqrt(np.outer(dx, deg))) @ V / (1 - lam)",
+        "def extend_rows(W, lam, V, rows):\n    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+        "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V",  # forgets 1 / (1 - lam)
+        "def extend_rows(W, lam, V, rows):\n    return V[rows]",
+    ),
+    "ch3-ex-q-eigs": (
+        "def q_eigenvalues(lam, mu):\n    return np.sort(np.concatenate([mu + mu / (1 - lam) ** 2, np.zeros_like(mu)]))",
+        "def q_eigenvalues(lam, mu):\n    return np.sort(np.r_[mu * (1 + 1 / (1 - lam)), np.zeros(len(mu))])",  # no square
+        "def q_eigenvalues(lam, mu):\n    return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))",
+    ),
+    "ch3-ex-dual": (
+        "def tsk_dual_value(lam, T, eta, beta):\n    from scipy.optimize import linprog as lp\n    l, m = T.shape\n"
+        "    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+        "    res = lp(-np.r_[np.ones(l), np.zeros(m - 1)], A_ub=np.c_[T.T, G.T], b_ub=lam,\n"
+        "             bounds=[(0, beta)] * l + [(0, None)] * (m - 1), method='highs')\n"
+        "    return [-res.fun, list(res.x[:l]), list(res.x[l:])]",
+        "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+        "    res = linprog(-np.r_[np.ones(l), np.zeros(m - 1)], A_ub=np.c_[T.T, G.T], b_ub=lam,\n"
+        "                  bounds=[(0, 1.0)] * l + [(0, None)] * (m - 1), method='highs')\n"
+        "    return -res.fun, res.x[:l], res.x[l:]",  # p <= 1 instead of beta
+        "def tsk_dual_value(lam, T, eta, beta):\n    mu = spk._solve_tsk_scipy(lam, T, eta, beta)\n"
+        "    value = lam @ mu + beta * np.maximum(0, 1 - T @ mu).sum()\n"
+        "    return value, np.zeros(T.shape[0]), np.zeros(T.shape[1] - 1)",
+    ),
+}

@@ -1170,9 +1170,9 @@ class Grader:
                 wanted = [ex["label"] for ex in manifest["exercises"] if ex.get("hidden")]
                 missing = [lab for lab in wanted if lab not in self._tests]
                 if missing:
-                    where = (
-                        hidden_tests_path(self.instructor_path) if self.instructor_path else "(no instructor copy)"
-                    )
+                    where = "(no instructor copy)"
+                    if self.instructor_path:
+                        where = hidden_tests_path(self.instructor_path)
                     raise ValueError(
                         f"the hidden tests of {', '.join(missing)} were not found in {where}; "
                         "pass --instructor "
