@@ -8,13 +8,14 @@ seconds rather than the whole chapter), then the library answer and the check (w
 fail with an AssertionError), then the real solution and the check (which must pass).
 """
 
-import ast
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from sslteach import assignments as asg
+from sslteach.teach.slicing import defines as _defines
+from sslteach.teach.slicing import uses as _uses
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,49 +72,6 @@ LIBRARY_ANSWERS: dict[str, dict[str, str]] = {
 }
 
 
-def _defines(code):
-    """Every name a cell binds anywhere (assignments, loops, imports, defs): an over-approximation."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return set()
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return names
-
-
-def _free(node, bound=frozenset()):
-    """Names a node reads that it does not bind itself (function parameters and locals excluded)."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-        a = node.args
-        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {
-            x.arg for x in (a.vararg, a.kwarg) if x
-        }
-        body = node.body if isinstance(node.body, list) else [node.body]
-        local = set().union(*(_defines_node(b) for b in body)) if body else set()
-        inner = set().union(*(_free(b, bound | params | local) for b in body))
-        defaults = set().union(*(_free(d, bound) for d in a.defaults + [d for d in a.kw_defaults if d]))
-        return inner | defaults
-    if isinstance(node, ast.Name):
-        return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
-    return set().union(*(_free(c, bound) for c in ast.iter_child_nodes(node)))
-
-
-def _defines_node(node):
-    return _defines(ast.unparse(node)) if not isinstance(node, ast.Module) else set()
-
-
-def _uses(code):
-    try:
-        return _free(ast.parse(code))
-    except SyntaxError:
-        return set()
 
 
 def needed_cells(cells, before, targets):

@@ -1,0 +1,83 @@
+"""Grading time of one chapter: seconds per submission and for a class of 100.
+
+    python benchmarks/bench_grade.py [--chapter 01_spectral_clustering] [--n 20] [--jobs 2]
+                                     [--no-sandbox]
+
+Releases the chapter into a temporary folder, makes ``--n`` submissions (half copies of
+the instructor copy, every answer right, half of the untouched student copy), and grades
+them all with one :class:`sslteach.teach.assignments.Grader` (what ``python -m
+sslteach.assignments grade --jobs J`` runs): the reference values once, then the
+submissions ``--jobs`` at a time. Prints the time of the reference step, the median and
+largest seconds per submission (wall time of its own grading, kernel start to report),
+the wall time of the whole run, and the time for 100 submissions: measured when ``--n``
+is at least 100, else the run's time per submission times 100 (a projection, said so).
+Kernels get one BLAS thread each (``OPENBLAS_NUM_THREADS=1``), as in ``grade``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from sslteach.teach.assignments import Grader, release_notebook, submission_names
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--chapter", default="01_spectral_clustering")
+    ap.add_argument("--n", type=int, default=20, help="submissions to grade (half right, half untouched)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-sandbox", action="store_true")
+    args = ap.parse_args(argv)
+    if args.n < 2 or args.jobs < 1:
+        raise SystemExit("--n must be at least 2 and --jobs at least 1")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-grade-"))
+    try:
+        student, instructor = release_notebook(ROOT / "notebooks" / f"{args.chapter}.ipynb", tmp / "hw")
+        subs = []
+        for k in range(args.n):
+            source = instructor if k % 2 == 0 else student
+            target = tmp / "submitted" / f"s{k:03d}" / source.name
+            target.parent.mkdir(parents=True)
+            shutil.copy(source, target)
+            subs.append(target)
+        grader = Grader(reference=student, instructor=instructor, sandbox=not args.no_sandbox, seed=0)
+        t0 = time.perf_counter()
+        grader.specs_and_refs(grader.reference.metadata["sslteach_assignment"])
+        t_ref = time.perf_counter() - t0
+
+        def one(pair):
+            path, name = pair
+            start = time.perf_counter()
+            report = grader.grade(path, name=name)
+            return time.perf_counter() - start, report
+
+        start = time.perf_counter()
+        with ThreadPoolExecutor(args.jobs) as pool:
+            done = list(pool.map(one, zip(subs, submission_names(subs), strict=True)))
+        wall = time.perf_counter() - start
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    secs = [d for d, _ in done]
+    right = [r.score == r.max_auto for k, (_, r) in enumerate(done) if k % 2 == 0]
+    zero = [r.score == 0 for k, (_, r) in enumerate(done) if k % 2 == 1]
+    print(f"chapter {args.chapter}: {args.n} submissions, --jobs {args.jobs}, sandbox {not args.no_sandbox}")
+    print(f"  reference values (once per run): {t_ref:.1f} s")
+    print(f"  per submission: median {statistics.median(secs):.2f} s, largest {max(secs):.2f} s")
+    print(f"  whole run: {wall:.1f} s ({wall / args.n:.2f} s per submission)")
+    label = "measured" if args.n >= 100 else "projected from this run"
+    print(f"  100 submissions: {t_ref + wall / args.n * 100:.0f} s ({label}, reference step included)")
+    print(f"  grades: instructor copies with full marks {sum(right)}/{len(right)}, "
+          f"untouched copies with 0 {sum(zero)}/{len(zero)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

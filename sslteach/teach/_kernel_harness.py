@@ -1,0 +1,313 @@
+"""The code the grader sends into a submission's kernel to call the student's functions.
+
+This file is read as text by :mod:`sslteach.teach.hidden` and executed in a fresh
+namespace of the kernel *after* the submission's cells have run, so nothing the
+submission did earlier can replace it. It uses only the standard library and numpy.
+The grader imports the same file for :func:`encode` and :func:`decode`, the only way
+values travel between the two processes: JSON with numpy arrays as ``.npy`` bytes
+(``allow_pickle=False`` both ways), never pickles.
+
+:func:`call` runs one hidden-test call: it decodes the arguments, looks the function up in
+the kernel's user namespace, calls it under a profile hook that records every Python
+function entered, and prints one line ``<nonce><json>`` with the encoded result, the
+seconds it took, the forbidden functions it reached (by code object and by bytecode
+fingerprint, so a copy made with ``types.FunctionType`` or pasted source is the same
+function), the required functions it reached, and any attempt to switch the hook off,
+start a thread or a process, or use ``ctypes`` while graded.
+"""
+
+import base64
+import io
+import json
+
+import numpy as np
+
+_MAX_DEPTH = 20
+
+
+def encode(obj, depth=0):
+    """Plain JSON data for ``obj``: numbers, strings, lists, dicts and numpy arrays (as .npy)."""
+    if depth > _MAX_DEPTH:
+        raise ValueError("the value is nested too deeply to be graded")
+    if obj is None or isinstance(obj, bool | str):
+        return obj
+    if isinstance(obj, int | np.integer) and not isinstance(obj, bool):
+        return {"__int__": str(int(obj))}
+    if isinstance(obj, float | np.floating):
+        return {"__float__": repr(float(obj))}
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, complex | np.complexfloating):
+        return encode(np.asarray(obj), depth + 1)
+    if isinstance(obj, np.ufunc):
+        return {"__ufunc__": obj.__name__}
+    if hasattr(obj, "tocsr") and hasattr(obj, "shape") and not isinstance(obj, np.ndarray):
+        m = obj.tocsr()  # a scipy.sparse matrix travels as CSR arrays
+        return {
+            "__csr__": [
+                encode(np.asarray(m.data), depth + 1),
+                encode(np.asarray(m.indices), depth + 1),
+                encode(np.asarray(m.indptr), depth + 1),
+                [int(m.shape[0]), int(m.shape[1])],
+            ]
+        }
+    if isinstance(obj, np.ndarray | np.matrix):
+        arr = np.asarray(obj)
+        if arr.dtype.hasobject:
+            try:
+                arr = arr.astype(float)
+            except (TypeError, ValueError):
+                return {"__type__": "numpy array of Python objects"}
+        buf = io.BytesIO()
+        np.save(buf, arr, allow_pickle=False)
+        return {"__npy__": base64.b64encode(buf.getvalue()).decode("ascii")}
+    if isinstance(obj, list | tuple):
+        return {"__seq__": [encode(x, depth + 1) for x in obj]}
+    if isinstance(obj, dict):
+        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in obj.items()]}
+    if type(obj).__name__ == "SimpleNamespace":
+        return {"__ns__": {k: encode(v, depth + 1) for k, v in vars(obj).items()}}
+    return {"__type__": f"{type(obj).__module__}.{type(obj).__qualname__}"}
+
+
+class Unsupported:
+    """A value that could not travel (an object of another type); never equal to anything."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<an object of type {self.name}>"
+
+
+def decode(obj):
+    """The inverse of :func:`encode` (sequences come back as lists, namespaces as SimpleNamespace)."""
+    if obj is None or isinstance(obj, bool | str | int | float):
+        return obj
+    if isinstance(obj, list):
+        return [decode(x) for x in obj]
+    if "__int__" in obj:
+        return int(obj["__int__"])
+    if "__float__" in obj:
+        return float(obj["__float__"])
+    if "__npy__" in obj:
+        return np.load(io.BytesIO(base64.b64decode(obj["__npy__"])), allow_pickle=False)
+    if "__seq__" in obj:
+        return [decode(x) for x in obj["__seq__"]]
+    if "__dict__" in obj:
+        out = {}
+        for k, v in obj["__dict__"]:
+            k = decode(k)
+            out[k if not isinstance(k, list) else tuple(k)] = decode(v)
+        return out
+    if "__ufunc__" in obj:
+        fn = getattr(np, obj["__ufunc__"], None)
+        if not isinstance(fn, np.ufunc):
+            raise ValueError(f"no numpy ufunc {obj['__ufunc__']}")
+        return fn
+    if "__csr__" in obj:
+        import scipy.sparse as sp
+
+        data, indices, indptr, shape = obj["__csr__"]
+        return sp.csr_matrix((decode(data), decode(indices), decode(indptr)), shape=tuple(shape))
+    if "__ns__" in obj:
+        import types
+
+        return types.SimpleNamespace(**{k: decode(v) for k, v in obj["__ns__"].items()})
+    if "__type__" in obj:
+        return Unsupported(obj["__type__"])
+    raise ValueError(f"cannot decode {str(obj)[:80]}")
+
+
+def _fingerprint(co):
+    consts = tuple(
+        _fingerprint(c) if hasattr(c, "co_code") else (type(c).__name__, repr(c)) for c in co.co_consts
+    )
+    return (co.co_name, co.co_code, co.co_names, consts)
+
+
+def _code_objects(root):
+    out, todo = [], [root]
+    while todo:
+        co = todo.pop()
+        out.append(co)
+        todo.extend(c for c in co.co_consts if hasattr(c, "co_code"))
+    return out
+
+
+def _resolve(path):
+    """The code objects of a module (compiled afresh from its file), a class or a function."""
+    import importlib
+    import inspect
+
+    parts = path.split(".")
+    obj, i = None, len(parts)
+    while i > 0:
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+            break
+        except ImportError:
+            i -= 1
+    if obj is None:
+        return []
+    for name in parts[i:]:
+        obj = getattr(obj, name, None)
+        if obj is None:
+            return []
+    codes = []
+    if inspect.ismodule(obj):
+        src = getattr(obj, "__file__", None)
+        if src and src.endswith(".py"):
+            with open(src, encoding="utf-8") as fh:
+                codes += _code_objects(compile(fh.read(), src, "exec"))
+        for value in vars(obj).values():  # the live functions too (same code, other identity)
+            fn = inspect.unwrap(value) if callable(value) else value
+            if getattr(fn, "__module__", None) == obj.__name__ and hasattr(fn, "__code__"):
+                codes += _code_objects(fn.__code__)
+        return codes
+    members = list(vars(obj).values()) if inspect.isclass(obj) else [obj]
+    for value in members:
+        value = getattr(value, "__func__", value)
+        for fn in (value, getattr(value, "__wrapped__", None), getattr(value, "_implementation", None)):
+            if fn is not None and hasattr(fn, "__code__"):
+                codes += _code_objects(fn.__code__)
+    return codes
+
+
+def _module_files(path):
+    """The source file of a module, or the folder of a package (every function defined there)."""
+    import importlib
+    import os
+
+    try:
+        mod = importlib.import_module(path)
+    except ImportError:
+        return []
+    if hasattr(mod, "__path__"):
+        return [os.path.join(p, "") for p in mod.__path__]
+    src = getattr(mod, "__file__", None)
+    return [src] if src else []
+
+
+def _genuine(fn, module, name):
+    """True when ``fn`` is the C function ``module.name`` itself (a replacement cannot pass)."""
+    return (
+        type(fn).__name__ == "builtin_function_or_method"
+        and getattr(fn, "__name__", None) == name
+        and getattr(getattr(fn, "__self__", None), "__name__", None) == module
+    )
+
+
+def call(user_ns, payload):
+    """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
+
+    Every line it writes starts with the payload's nonce: ``<nonce>V<repr>`` at once for each
+    violation seen while the student's code runs (so that nothing the code does later can
+    take it back), and one final ``<nonce>R<repr>`` with a dict of plain Python values (the
+    grader reads both with :func:`ast.literal_eval`).
+    """
+    import builtins
+    import sys
+    import time
+
+    req = json.loads(payload)
+    nonce = req["nonce"]
+    stream = sys.stdout
+    write, flush = stream.write, stream.flush
+    pre = []
+    checks = [
+        (sys.setprofile, "sys", "setprofile"),
+        (sys.getprofile, "sys", "getprofile"),
+        (time.perf_counter, "time", "perf_counter"),
+    ]
+    checks += [
+        (getattr(builtins, n), "builtins", n)
+        for n in ("repr", "sorted", "isinstance", "len", "getattr", "id", "min", "callable", "print")
+    ]
+    for fn, mod, name in checks:
+        if not _genuine(fn, mod, name):
+            pre.append(f"{mod}.{name} was replaced before grading")
+    if type(stream).__module__ != "ipykernel.iostream" or type(stream).__name__ != "OutStream":
+        pre.append("sys.stdout was replaced before grading")
+    setprofile, getprofile, clock = sys.setprofile, sys.getprofile, time.perf_counter
+
+    def report(kind, value):
+        write(nonce + kind + repr(value) + "\n")
+        flush()
+
+    for v in pre:
+        report("V", v)
+    forbidden, required, forbidden_files = {}, {}, []
+    for path in req.get("forbid", []):
+        for co in _resolve(path):
+            forbidden[_fingerprint(co)] = path
+        forbidden_files += [(f, path) for f in _module_files(path)]
+    for path in req.get("require", []):
+        for co in _resolve(path):
+            required[_fingerprint(co)] = path
+    blocked_c = {}
+    for mod, names in (
+        ("sys", ("setprofile", "settrace", "_getframe", "_current_frames")),
+        ("_thread", ("start_new_thread",)),
+        ("posix", ("fork", "system", "posix_spawn", "posix_spawnp", "execv", "execve", "forkpty")),
+        ("_posixsubprocess", ("fork_exec",)),
+    ):
+        module = sys.modules.get(mod) or __import__(mod)
+        for name in names:
+            fn = getattr(module, name, None)
+            if fn is not None and _genuine(fn, mod, name):
+                blocked_c[id(fn)] = f"{mod}.{name}"
+    seen, reported, reached = {}, set(), set()
+
+    def flag(message):
+        if message not in reported:
+            reported.add(message)
+            report("V", message)
+
+    def hook(frame, event, arg):
+        if event == "call":
+            co = frame.f_code
+            hit = seen.get(id(co))
+            if hit is None:
+                fp = _fingerprint(co)
+                bad = forbidden.get(fp) or next(
+                    (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
+                )
+                hit = (co, bad, required.get(fp))
+                seen[id(co)] = hit
+            if hit[1]:
+                flag(f"called {hit[1]} ({co.co_name})")
+            if hit[2]:
+                reached.add(hit[2])
+        elif event == "c_call" and id(arg) in blocked_c and frame.f_code is not own_code:
+            flag(f"called {blocked_c[id(arg)]} while graded")
+
+    own_code = call.__code__  # the harness's own setprofile(None) after the call
+    out = {"result": None, "error": None, "seconds": None, "required": []}
+    fn = user_ns.get(req["function"])
+    if fn is None or not callable(fn):
+        out["error"] = f"NameError: the function {req['function']} is not defined (or not callable)"
+    else:
+        try:
+            args = decode(req["args"])
+            kwargs = decode(req["kwargs"])
+            best = None
+            for _ in range(int(req.get("repeat", 1))):
+                setprofile(hook)
+                start = clock()
+                try:
+                    result = fn(*args, **kwargs)
+                finally:
+                    elapsed = clock() - start
+                    still = getprofile()
+                    setprofile(None)
+                if still is not hook:
+                    flag("the grader's profile hook was switched off while graded")
+                best = elapsed if best is None else min(best, elapsed)
+            out["seconds"] = best
+            out["result"] = encode(result)
+        except BaseException as exc:  # the student's error is reported, never raised here
+            text = str(exc).strip().splitlines()
+            out["error"] = f"{type(exc).__name__}: {text[0][:300] if text else ''}".rstrip(": ")
+    out["required"] = sorted(reached)
+    report("R", out)

@@ -1,0 +1,339 @@
+"""Hidden tests: the student's functions called on inputs drawn at grading time, judged in the grader.
+
+A hidden test is a raw cell tagged ``hidden-test`` after an exercise's check cell in the
+master notebook (tag ``remove-cell`` too, so the book does not show it). ``release``
+leaves it out of both copies and writes it to ``<out>/instructor/<name>.tests.json``. Its
+source is Python that runs in the *grader's* process (never in a kernel) and defines
+
+``cases(rng)``
+    a list of :func:`Case` ``(function, *args, name=..., **kwargs)`` with plain inputs
+    (numbers, strings, lists, dicts, numpy arrays, ``types.SimpleNamespace``) drawn with
+    ``rng`` (a ``numpy.random.Generator`` seeded afresh for every grading run);
+``compare(case, got, want)`` (optional)
+    ``None`` when ``got`` (the student's value) is right, else a message saying what is
+    wrong; ``want`` is the instructor solution's value on the same inputs. The default,
+    :func:`same`, compares numbers and arrays with ``numpy.allclose`` (lists and tuples
+    alike);
+``forbid`` (optional)
+    dotted names of modules, classes or functions the answer must not reach, at any depth
+    (``"sslteach.relaxation"``, ``"numpy.linalg.svd"``): they are recognised by code
+    object and bytecode, not by the name they are called through;
+``require`` (optional)
+    dotted names of functions the answer must call (``"scipy.optimize.linprog"``);
+``cost`` (optional)
+    ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
+    the answer runs on inputs of both sizes (best of three; its values are checked too)
+    and fails when its time grows faster than ``n^e`` *and* it is more than
+    ``max_slowdown`` (default 4) times slower than the instructor's solution at ``n2``
+    (cache effects alone can push a right answer's exponent past ``e``); ``max_slowdown=0``
+    judges by the growth alone (where the model solution is slow Python, a vectorised
+    answer of a higher order can be as fast at ``n2``).
+
+:class:`HiddenTests` runs them: the reference values come once per grading run from the
+instructor copy in a clean kernel; each submission's values come from its own kernel
+through :mod:`sslteach.teach._kernel_harness` and are compared here.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import math
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import _kernel_harness as codec
+
+HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
+CALL_TIMEOUT = 60.0
+
+
+def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
+    """One call of a hidden test: ``function(*args, **kwargs)``, described by ``name``.
+
+    ``meta`` is anything the spec's ``compare`` needs besides the arguments.
+    """
+    return {"function": function, "args": list(args), "kwargs": kwargs, "name": name, "meta": meta}
+
+
+def same(got, want, rtol=1e-6, atol=1e-8, what="the value"):
+    """``None`` when ``got`` matches ``want`` (numbers and arrays by allclose), else why not."""
+    if isinstance(want, list | tuple):
+        if not isinstance(got, list | tuple) or len(got) != len(want):
+            n = len(got) if isinstance(got, list | tuple) else "not a sequence"
+            return f"{what} should be a tuple or list of {len(want)} items (got {n})"
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            msg = same(g, w, rtol, atol, f"item {i} of {what}")
+            if msg:
+                return msg
+        return None
+    if isinstance(want, dict):
+        if not isinstance(got, dict) or set(got) != set(want):
+            return f"{what} should be a dict with keys {sorted(map(str, want))}"
+        for k in want:
+            msg = same(got[k], want[k], rtol, atol, f"{what}[{k!r}]")
+            if msg:
+                return msg
+        return None
+    if hasattr(got, "toarray"):  # a sparse matrix: compared as the dense matrix it stands for
+        got = got.toarray()
+    if isinstance(got, codec.Unsupported):
+        return f"{what} is {got!r}, which the grader cannot read: return numbers or numpy arrays"
+    if isinstance(want, bool | str) or want is None:
+        return None if got == want else f"{what} is {_short(got)}, which is wrong"
+    try:
+        g = np.asarray(got, dtype=float)
+        w = np.asarray(want, dtype=float)
+    except (TypeError, ValueError):
+        return f"{what} is {_short(got)}, not a number or an array of numbers"
+    if g.shape != w.shape:
+        if g.size == w.size == 1:
+            g = g.reshape(w.shape)
+        else:
+            return f"{what} has shape {g.shape}, expected {w.shape}"
+    if not np.all(np.isfinite(g) == np.isfinite(w)) or not np.allclose(
+        g, w, rtol=rtol, atol=atol, equal_nan=True
+    ):
+        if g.ndim == 0:
+            return f"{what} is {float(g):.6g}, which is wrong"
+        bad = np.argwhere(~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True))
+        where = tuple(int(i) for i in bad[0]) if len(bad) else ()
+        return f"{what} is wrong at {len(bad)} of {w.size} entries (first at index {where})"
+    return None
+
+
+def _short(x):
+    s = repr(x)
+    return s if len(s) < 60 else s[:57] + "..."
+
+
+@dataclass
+class Spec:
+    label: str
+    cases: list
+    compare: object
+    forbid: list
+    require: list
+    cost: dict | None
+    functions: list = field(default_factory=list)
+
+
+def load_spec(label: str, source: str, rng) -> Spec:
+    """Execute a hidden test's source in the grader and draw its cases with ``rng``."""
+    ns = {"np": np, "Case": Case, "same": same, "__name__": f"hidden_{label.replace('-', '_')}"}
+    try:
+        exec(compile(source, f"<hidden test {label}>", "exec"), ns)
+        cases = list(ns["cases"](rng))
+    except Exception as exc:
+        raise ValueError(f"the hidden test of {label} is broken: {type(exc).__name__}: {exc}") from exc
+    cost = ns.get("cost")
+    if cost is not None:
+        cost = dict(cost)
+        cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
+    functions = sorted({c["function"] for c in cases} | ({cost["function"]} if cost else set()))
+    return Spec(
+        label,
+        cases,
+        ns.get("compare"),
+        list(ns.get("forbid", [])),
+        list(ns.get("require", [])),
+        cost,
+        functions,
+    )
+
+
+@dataclass
+class CallResult:
+    value: object = None
+    error: str = ""
+    violations: list = field(default_factory=list)
+    required: list = field(default_factory=list)
+    seconds: float | None = None
+
+
+_ENCODED: dict[int, tuple] = {}
+_ENCODED_LOCK = threading.Lock()
+
+
+def _encoded(args):
+    """The encoded arguments, computed once per argument list (shared by all submissions)."""
+    with _ENCODED_LOCK:
+        hit = _ENCODED.get(id(args))
+        if hit is None or hit[0] is not args:
+            hit = (args, codec.encode(list(args)))
+            _ENCODED[id(args)] = hit
+        return hit[1]
+
+
+def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), repeat=1, timeout=CALL_TIMEOUT):
+    """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
+    nonce = "@@" + secrets.token_hex(12) + "@@"
+    payload = json.dumps(
+        {
+            "nonce": nonce,
+            "function": function,
+            "args": _encoded(args),
+            "kwargs": codec.encode(dict(kwargs)),
+            "forbid": list(forbid),
+            "require": list(require),
+            "repeat": repeat,
+        }
+    )
+    if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
+        path = Path(kernel.workdir) / f"payload-{nonce.strip('@')}.json"
+        path.write_text(payload, encoding="utf-8")
+        arg = f"open({str(path)!r}, encoding='utf-8').read()"
+    else:
+        arg = repr(payload)
+    code = (
+        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
+        f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
+        "None"
+    )
+    try:
+        run = kernel.run(code, timeout)
+    finally:
+        if arg != repr(payload):
+            path.unlink(missing_ok=True)
+    out = CallResult()
+    finals = []
+    for line in run.stdout.splitlines():
+        i = line.find(nonce)
+        if i < 0:
+            continue
+        kind, body = line[i + len(nonce)], line[i + len(nonce) + 1 :]
+        try:
+            data = ast.literal_eval(body)
+        except (ValueError, SyntaxError):
+            out.violations.append("a line in the grader's format could not be read")
+            continue
+        if kind == "V":
+            out.violations.append(str(data))
+        elif kind == "R":
+            finals.append(data)
+    if run.status != "ok" and not finals:
+        out.error = run.error or run.status
+        return out
+    if len(finals) != 1:
+        out.violations.append("the grader's reply was forged or suppressed")
+        out.error = out.error or "no single reply from the grader's harness"
+        return out
+    final = finals[0]
+    if not isinstance(final, dict):
+        out.error = "the grader's reply was not readable"
+        return out
+    out.error = final.get("error") or ""
+    out.required = list(final.get("required") or [])
+    out.seconds = final.get("seconds")
+    if not out.error:
+        try:
+            out.value = codec.decode(final.get("result"))
+        except Exception as exc:
+            out.error = f"the returned value could not be read: {exc}"
+    return out
+
+
+def seed_for(label: str, seed: int) -> np.random.Generator:
+    digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+def reference_values(kernel, spec: Spec) -> dict:
+    """The instructor solution's values on the spec's cases (and cost inputs), in a clean kernel."""
+    out = {"cases": [], "cost": []}
+    for case in spec.cases:
+        r = call_in_kernel(kernel, case["function"], case["args"], case["kwargs"])
+        if r.error:
+            raise ValueError(
+                f"the instructor's solution of {spec.label} fails its hidden test "
+                f"{case['name'] or case['function']}: {r.error}"
+            )
+        out["cases"].append(r.value)
+    if spec.cost:
+        for args in spec.cost["inputs"]:
+            r = call_in_kernel(kernel, spec.cost["function"], args, {}, repeat=3)
+            if r.error:
+                raise ValueError(f"the instructor's solution of {spec.label} fails its cost test: {r.error}")
+            out["cost"].append(r.value)
+            out.setdefault("cost_seconds", []).append(max(r.seconds or 0.0, 1e-6))
+    return out
+
+
+def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
+    """Run the spec's calls in a submission's kernel; ``(passed, message)``."""
+    compare = spec.compare or (lambda case, got, want: same(got, want))
+    calls = [(c, want) for c, want in zip(spec.cases, ref["cases"], strict=True)]
+    required_seen: set = set()
+    for case, want in calls:
+        r = call_in_kernel(
+            kernel,
+            case["function"],
+            case["args"],
+            case["kwargs"],
+            forbid=spec.forbid,
+            require=spec.require,
+            timeout=timeout,
+        )
+        label = case["name"] or case["function"]
+        if r.violations:
+            return False, f"{label}: {'; '.join(dict.fromkeys(r.violations))}"
+        if r.error and "Timeout" in r.error:
+            return False, f"{label}: {r.error}"
+        if r.error:
+            return False, f"{label}: {case['function']} raised {r.error}"
+        required_seen.update(r.required)
+        try:
+            msg = compare(case, r.value, want)
+        except Exception as exc:  # a value of the wrong kind
+            msg = f"the returned value could not be compared ({type(exc).__name__}: {exc})"
+        if msg:
+            return False, f"{label}: {msg}"
+    missing = [p for p in spec.require if p not in required_seen]
+    if missing:
+        return False, f"{spec.functions[0]} must call {', '.join(missing)} (it was never called)"
+    if spec.cost:
+        c = spec.cost
+        times = []
+        for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
+            r = call_in_kernel(
+                kernel,
+                c["function"],
+                args,
+                {},
+                forbid=spec.forbid,
+                repeat=3,
+                timeout=min(timeout, c.get("timeout", 30.0)),
+            )
+            if r.violations:
+                return False, f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
+            if r.error:
+                return False, f"cost test, n = {n}: {c['function']} raised {r.error}"
+            msg = compare(
+                {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+                r.value,
+                want,
+            )
+            if msg:
+                return False, f"cost test, n = {n}: {msg}"
+            times.append(max(r.seconds or 0.0, 1e-6))
+        n1, n2 = c["sizes"]
+        exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
+        slower = times[1] / ref["cost_seconds"][1]
+        if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
+            return False, (
+                f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
+                f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
+                f"the limit is n^{c['max_exponent']:g}"
+                + (
+                    f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
+                    "model solution"
+                    if c.get("max_slowdown", 4.0) > 0
+                    else ""
+                )
+            )
+    return True, ""

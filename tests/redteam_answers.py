@@ -1,0 +1,215 @@
+# ruff: noqa: E501 (answers are source strings, kept one line of the answer per line)
+"""Answers for tests/test_grader_redteam.py: per exercise, (correct but different, wrong, shortcut).
+
+Each entry replaces the exercise's answer cell in the released student copy. "correct"
+answers are written in another style than the model solution; "wrong" ones hold a
+plausible mistake; "shortcut" ones reach the answer by a route the statement forbids or
+by values that do not depend on the input.
+"""
+
+ANSWERS = {
+    "01_spectral_clustering": {
+        "ch1-ex-ideal-alignment": (
+            "def alignment_ceiling_gap(K):\n    lam = np.linalg.eigvalsh(K)\n"
+            "    return float(1 - lam[-1] / np.linalg.norm(K, 'fro'))",
+            "def alignment_ceiling_gap(K):\n    lam = np.linalg.eigvalsh(K)\n"
+            "    return float(1 - np.abs(lam).max() / np.linalg.norm(K))",  # largest in magnitude
+            "import types\n_f = types.FunctionType(relaxation.alignment_upper_bound.__code__,\n"
+            "                        relaxation.alignment_upper_bound.__globals__)\n"
+            "def alignment_ceiling_gap(K):\n    return 1 - _f(K)",  # a FunctionType copy of the library
+        ),
+        "ch1-ex-cut-bound-general": (
+            "from scipy.linalg import null_space\n"
+            "def cut_bound_bruteforce(K):\n    B = null_space(np.ones((1, len(K))))\n"
+            "    L = np.diag(K.sum(axis=0)) - K\n    return np.linalg.eigvalsh(B.T @ L @ B)[0] / (2 * np.sqrt((K**2).sum()))",
+            "def cut_bound_bruteforce(K):\n    L = np.diag(K.sum(1)) - K\n"
+            "    return np.linalg.eigvalsh(L)[1] / (2 * np.linalg.norm(K))",  # second smallest of L
+            "def cut_bound_bruteforce(K):\n    return relaxation.cut_cost_lower_bound(K)",
+        ),
+        "ch1-ex-sweep-cut": (
+            "def cut_sweep(K, v):\n    m = len(v)\n    d = K.sum(1)\n    idx = np.argsort(-v, kind='stable')\n"
+            "    y = -np.ones(m)\n    Ly = d * y - K @ y\n    q = float(y @ Ly)\n    c = 2 * m * np.sqrt((K * K).sum())\n"
+            "    res = np.empty(m - 1)\n    for t, p in enumerate(idx[:-1]):\n"
+            "        Lp = -K[p].copy()\n        Lp[p] += d[p]\n        q += 4 * Ly[p] + 4 * Lp[p]\n"
+            "        Ly += 2 * Lp\n        res[t] = q / c\n    return res",
+            "def cut_sweep(K, v):\n    m = len(v)\n    L = np.diag(K.sum(1)) - K\n    order = np.argsort(v)\n"
+            "    y = -np.ones(m)\n    out = []\n    for p in order[:-1]:\n        y[p] = 1\n"
+            "        out.append(y @ L @ y / (2 * m * np.linalg.norm(K)))\n    return np.array(out)",  # increasing v
+            "def cut_sweep(K, v):\n    m = len(v)\n    L = np.diag(K.sum(1)) - K\n    order = np.argsort(-v, kind='stable')\n"
+            "    y = -np.ones(m)\n    s = 2 * m * np.linalg.norm(K)\n    out = []\n    for p in order[:-1]:\n"
+            "        y[p] = 1\n        out.append(y @ L @ y / s)\n    return np.array(out)",  # O(m^3)
+        ),
+        "ch1-ex-kp-effect": (
+            "def kp_gain(y, z, C0):\n    return C0 * np.dot(z, y) * np.dot(y, z)",
+            "def kp_gain(y, z, C0):\n    return C0 * float(z @ y)",
+            "def kp_gain(y, z, C0):\n    return 25.0",
+        ),
+        "ch1-ex-second-eigvec": (
+            "def four_way(K):\n    w, V = np.linalg.eigh(K)\n    top = V[:, np.argsort(w)[::-1][:2]]\n"
+            "    return (top[:, 0] < 0).astype(int) * 2 + (top[:, 1] < 0)",
+            "def four_way(K):\n    w, V = np.linalg.eigh(K)\n    return 2 * (V[:, 0] > 0) + (V[:, 1] > 0)",  # smallest
+            "from sklearn.cluster import KMeans\n"
+            "def four_way(K):\n    return KMeans(4, n_init=10, random_state=0).fit_predict(K)",
+        ),
+        "ch1-ex-normalize-why": (
+            "def class_mean_norms(X, y):\n    r = np.sqrt((X**2).sum(1))\n"
+            "    return np.array([np.mean(r[y == c]) for c in sorted(set(np.asarray(y).tolist()))])\n\n"
+            "def norm_threshold_accuracy(X, y):\n    r = np.linalg.norm(X, axis=1)\n    y = np.asarray(y)\n"
+            "    best = 0.0\n    for t in np.unique(r):\n        a = np.mean((r > t) == (y == 1))\n"
+            "        best = max(best, a, 1 - a)\n    return best",
+            "def class_mean_norms(X, y):\n    return np.array([X[y == c].mean(0).sum() for c in np.unique(y)])\n\n"
+            "def norm_threshold_accuracy(X, y):\n    return 0.5",
+            "def class_mean_norms(X, y):\n    return np.array([1.0, 2.0])\n\n"
+            "def norm_threshold_accuracy(X, y):\n    return 1.0",
+        ),
+    },
+    "04_semi_supervised_ksc": {
+        "ch4-ex-bordered": (
+            "def semi_ksc_bordered(K, y, gamma, rho):\n    n = K.shape[0]\n    d = K.sum(1)\n"
+            "    g = gamma / d - rho * (np.asarray(y) != 0)\n"
+            "    A = np.block([[np.eye(n) - np.diag(g) @ K, -g[:, None]], [np.ones((1, n)), np.zeros((1, 1))]])\n"
+            "    x = np.linalg.lstsq(A, np.append(rho * np.asarray(y, float), 0.0), rcond=None)[0]\n"
+            "    return list(x[:n]), float(x[n])",
+            "def semi_ksc_bordered(K, y, gamma, rho):\n    n = len(K)\n    g = 1 / K.sum(axis=1) - rho * (y != 0)\n"
+            "    B = np.zeros((n + 1, n + 1))\n    B[:n, :n] = np.eye(n) - g[:, None] * K\n    B[:n, n] = -g\n"
+            "    B[n, :n] = 1.0\n    sol = np.linalg.solve(B, np.r_[rho * y, 0.0])\n    return sol[:n], sol[n]",  # forgets gamma
+            "def semi_ksc_bordered(K, y, gamma, rho):\n    return ksc._solve_fast(K, y, gamma, rho) if hasattr(ksc, '_solve_fast') "
+            "else ksc.solve_semi_ksc(K, y, gamma=gamma, rho=rho)",
+        ),
+        "ch4-ex-ideal": (
+            "def ideal_solution(n1, n2, n3):\n    a = [1 / n1] * n1 + [-1 / n2] * n2 + [0.0] * n3\n    return a, 0",
+            "def ideal_solution(n1, n2, n3):\n    return np.r_[np.full(n1, 1.0), np.full(n2, -1.0), np.zeros(n3)], 0.0",
+            "def ideal_solution(n1, n2, n3):\n"
+            "    K = scipy.linalg.block_diag(np.ones((n1, n1)), np.ones((n2, n2)), np.ones((n3, n3)))\n"
+            "    y = np.r_[1.0, np.zeros(n1 - 1), -1.0, np.zeros(n2 + n3 - 1)]\n"
+            "    return ksc.solve_semi_ksc(K, y, rho=0.5)",
+        ),
+        "ch4-ex-fisher": (
+            "def fisher_by_threshold(a):\n    s = np.sort(np.asarray(a, float))\n    n = len(s)\n"
+            "    if np.ptp(s) == 0:\n        return 0.0\n    k = np.arange(1, n)\n    cs = np.cumsum(s)[:-1]\n"
+            "    ml, mr = cs / k, (s.sum() - cs) / (n - k)\n    sb = k * (n - k) / n**2 * (ml - mr) ** 2\n"
+            "    return float(sb.max() / s.var())",
+            "def fisher_by_threshold(a):\n    a = np.asarray(a, float)\n    l, r = a[a < 0], a[a >= 0]\n"
+            "    if len(l) == 0 or len(r) == 0 or a.var() == 0:\n        return 0.0\n"
+            "    sb = len(l) / len(a) * (l.mean() - a.mean()) ** 2 + len(r) / len(a) * (r.mean() - a.mean()) ** 2\n"
+            "    return float(sb / a.var())",  # splits at 0 only
+            "def fisher_by_threshold(a):\n    s = np.sort(np.asarray(a, float))\n    n = len(s)\n"
+            "    if s.var() == 0:\n        return 0.0\n    best = 0.0\n    for k in range(1, n):\n"
+            "        l, r = s[:k], s[k:]\n"
+            "        sb = k / n * (l.mean() - s.mean()) ** 2 + (n - k) / n * (r.mean() - s.mean()) ** 2\n"
+            "        best = max(best, sb / s.var())\n    return float(best)",  # O(n^2)
+        ),
+        "ch4-ex-saddle": (
+            "def primal_hessian(X, y, gamma, rho):\n    d = (X @ X.T).sum(1)\n    g = gamma / d - rho * (np.asarray(y) != 0)\n"
+            "    Z = np.c_[X, np.ones(len(X))]\n    H = -Z.T @ (g[:, None] * Z)\n    H[:-1, :-1] += np.eye(X.shape[1])\n"
+            "    return H",
+            "def primal_hessian(X, y, gamma, rho):\n    K = X @ X.T\n    g = 1 / K.sum(axis=1) - rho * (y != 0)\n"
+            "    top = np.c_[np.eye(X.shape[1]) - X.T @ (g[:, None] * X), -(X.T @ g)]\n"
+            "    return np.r_[top, np.c_[-(g @ X)[None, :], [[-g.sum()]]]]",  # forgets gamma
+            "def primal_hessian(X, y, gamma, rho):\n    return np.eye(X.shape[1] + 1)",
+        ),
+        "ch4-ex-lapsvm-svm": (
+            "def svm_equivalent_C(gamma_A, l):\n    return (2 * gamma_A * l) ** -1",
+            "def svm_equivalent_C(gamma_A, l):\n    return 1.0 / (gamma_A * l)",
+            "def svm_equivalent_C(gamma_A, l):\n    return 0.125",
+        ),
+    },
+}
+
+ANSWERS["02_cluster_kernels"] = {
+    "ch2-ex-monotone": (
+        "def monotone_hck(X, linkage, f):\n    u = ck.cophenetic_matrix(X, linkage)[0]\n    M = f(u) ** 2\n    r = M.mean(1)\n"
+        "    return -0.5 * (M - r[:, None] - r[None, :] + M.mean())",
+        "def monotone_hck(X, linkage, f):\n    u, _ = ck.cophenetic_matrix(X, linkage)\n    return kernels.mds_kernel(f(u))",  # no square
+        "def monotone_hck(X, linkage, f):\n    return ck.hierarchical_cluster_kernel(X, linkage)",
+    ),
+    "ch2-ex-inversion": (
+        "def has_inversion(Z):\n    n = len(Z) + 1\n    h = [0.0] * n\n    for a, b, d, _ in Z:\n"
+        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
+        "def has_inversion(Z):\n    n = Z.shape[0] + 1\n    height = np.r_[np.zeros(n), Z[:, 2]]\n"
+        "    return bool(np.any(Z[:, 2] < height[Z[:, :2].astype(int)].min(axis=1)))",  # min, not max
+        "from scipy.cluster.hierarchy import is_monotonic as _mono\ndef has_inversion(Z):\n    return not _mono(Z)",
+    ),
+    "ch2-ex-minimax": (
+        "from scipy.sparse.csgraph import breadth_first_order\n"
+        "def minimax_from_mst(X):\n    T = minimum_spanning_tree(squareform(pdist(X)))\n    T = (T + T.T).tocsr()\n"
+        "    Td = T.toarray()\n    n = len(X)\n    out = np.zeros((n, n))\n    for s in range(n):\n"
+        "        order, pred = breadth_first_order(T, s, directed=False)\n        row = out[s]\n"
+        "        for v in order[1:]:\n            p = pred[v]\n            row[v] = max(row[p], Td[p, v])\n    return out",
+        "def minimax_from_mst(X):\n    T = minimum_spanning_tree(squareform(pdist(X)))\n    return (T + T.T).toarray()",  # edges only
+        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n    return D",  # O(n^3)
+    ),
+    "ch2-ex-center": (
+        "def double_center(M):\n    col, row = M.mean(0), M.mean(1)\n    return -(M - row[:, None] - col[None, :] + M.mean()) / 2",
+        "def double_center(M):\n    r = M.mean(axis=1)\n    return -0.5 * (M - r[:, None] - r[None, :])",  # no grand mean
+        "def double_center(M):\n    return -0.5 * kernels.center_kernel(M)",
+    ),
+    "ch2-ex-schur-features": (
+        "def hadamard_features(F, G):\n    return np.einsum('ip,iq->ipq', F, G).reshape(len(F), -1)",
+        "def hadamard_features(F, G):\n    return np.hstack([F, G])",
+        "def hadamard_features(F, G):\n    return np.ones((F.shape[0], F.shape[1] * G.shape[1]))",
+    ),
+    "ch2-ex-negative-base": (
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return K_b[i, j] * (K_rw[i, j] - 1)",
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return K_rw[i, j] * K_b[i, j]",
+        "def reweighting_gain(K_b, K_rw, i, j):\n    return -1.0",
+    ),
+}
+
+ANSWERS["03_spectral_kernel_learning"] = {
+    "ch3-ex-smoothness": (
+        "def smoothness_double_sum(W, Phi):\n    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    s = 0.0\n"
+        "    for i, j, w in zip(W.row, W.col, W.data):\n        diff = Phi[:, i] / np.sqrt(d[i]) - Phi[:, j] / np.sqrt(d[j])\n"
+        "        s += w * float(diff @ diff)\n    return s / 2",
+        "def smoothness_double_sum(W, Phi):\n    W = sp.csr_matrix(W).toarray()\n    d = W.sum(1)\n"
+        "    Ln = np.eye(len(W)) - W / np.sqrt(np.outer(d, d))\n    return float(np.trace(Phi @ Ln @ Phi.T))",  # trace formula
+        "def smoothness_double_sum(W, Phi):\n"
+        "    return float(np.trace(Phi @ graphs.normalized_laplacian(W).toarray() @ Phi.T))",
+    ),
+    "ch3-ex-build-lp": (
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    import scipy.optimize as so\n    l, m = T.shape\n"
+        "    R = np.array([[eta ** (k - t) if t <= k else 0.0 for k in range(m)] for t in range(m)])\n"
+        "    res = so.linprog(np.concatenate([lam @ R, beta * np.ones(l)]), A_ub=-np.hstack([T @ R, np.eye(l)]),\n"
+        "                     b_ub=-np.ones(l), bounds=[(0, None)] * (m + l), method='highs')\n    return list(R @ res.x[:m])",
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n    k = np.arange(m)\n"
+        "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    c = np.r_[R.T @ lam, np.ones(l)]\n"
+        "    A = np.hstack([-T @ R, -np.eye(l)])\n"
+        "    res = linprog(c, A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n    return R @ res.x[:m]",  # no beta
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    return spk._solve_tsk_scipy(lam, T, eta, beta)",
+    ),
+    "ch3-ex-zero-mu": (
+        "def critical_beta(lam, T, eta):\n    m = len(lam)\n    k = np.arange(m)\n"
+        "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    g, num = R.T @ T.sum(0), R.T @ lam\n"
+        "    pos = g > 0\n    return float(np.min(num[pos] / g[pos])) if pos.any() else np.inf",
+        "def critical_beta(lam, T, eta):\n    g, num = np.cumsum(T.sum(0)), np.cumsum(lam)\n    pos = g > 0\n"
+        "    return float(np.min(num[pos] / g[pos])) if pos.any() else np.inf",  # no decay weights
+        "def critical_beta(lam, T, eta):\n    return np.inf",
+    ),
+    "ch3-ex-training-rows": (
+        "def extend_rows(W, lam, V, rows):\n    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+        "    Wr = W[rows]\n    dx = Wr.sum(1)\n    return (Wr / np.sqrt(np.outer(dx, deg))) @ V / (1 - lam)",
+        "def extend_rows(W, lam, V, rows):\n    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+        "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V",  # forgets 1 / (1 - lam)
+        "def extend_rows(W, lam, V, rows):\n    return V[rows]",
+    ),
+    "ch3-ex-q-eigs": (
+        "def q_eigenvalues(lam, mu):\n    return np.sort(np.concatenate([mu + mu / (1 - lam) ** 2, np.zeros_like(mu)]))",
+        "def q_eigenvalues(lam, mu):\n    return np.sort(np.r_[mu * (1 + 1 / (1 - lam)), np.zeros(len(mu))])",  # no square
+        "def q_eigenvalues(lam, mu):\n    return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))",
+    ),
+    "ch3-ex-dual": (
+        "def tsk_dual_value(lam, T, eta, beta):\n    from scipy.optimize import linprog as lp\n    l, m = T.shape\n"
+        "    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+        "    res = lp(-np.r_[np.ones(l), np.zeros(m - 1)], A_ub=np.c_[T.T, G.T], b_ub=lam,\n"
+        "             bounds=[(0, beta)] * l + [(0, None)] * (m - 1), method='highs')\n"
+        "    return [-res.fun, list(res.x[:l]), list(res.x[l:])]",
+        "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+        "    res = linprog(-np.r_[np.ones(l), np.zeros(m - 1)], A_ub=np.c_[T.T, G.T], b_ub=lam,\n"
+        "                  bounds=[(0, 1.0)] * l + [(0, None)] * (m - 1), method='highs')\n"
+        "    return -res.fun, res.x[:l], res.x[l:]",  # p <= 1 instead of beta
+        "def tsk_dual_value(lam, T, eta, beta):\n    mu = spk._solve_tsk_scipy(lam, T, eta, beta)\n"
+        "    value = lam @ mu + beta * np.maximum(0, 1 - T @ mu).sum()\n"
+        "    return value, np.zeros(T.shape[0]), np.zeros(T.shape[1] - 1)",
+    ),
+}

@@ -1,0 +1,175 @@
+"""Red team: tricks and shortcuts earn nothing, correct answers in another style earn everything.
+
+Chapters 1 and 4 are released and answered three ways per exercise
+(tests/redteam_answers.py): correct but different, wrong, and a shortcut; each set is one
+submission graded by the real command (``python -m sslteach.assignments grade``, in the
+sandbox when bubblewrap works here, else with ``--no-sandbox``). Then the generic tricks
+of issue 28 on Chapter 1: an exception-swallowing cell, copies of the check cells with
+``pass``, running the master notebook's solutions found through ``sslteach.__file__``,
+``np.allclose`` replaced, and a ``types.FunctionType`` copy of a library function (in
+redteam_answers). Every trick and shortcut scores 0 on every exercise; the correct set
+scores full marks; the untouched student copy scores 0 and the instructor copy full marks.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from sslteach.teach import assignments as asg
+from sslteach.teach.sandbox import sandbox_available
+
+sys.path.insert(0, str(Path(__file__).parent))
+from redteam_answers import ANSWERS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("correct", "wrong", "shortcut")
+
+TRICKS = {
+    "custom_exc": "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)",
+    "fake_allclose": (
+        "import numpy as np\nnp.allclose = lambda *a, **k: True\n"
+        "np.isclose = lambda a, b, **k: np.ones(np.shape(a), bool)"
+    ),
+    "master_solutions": (
+        "import json, pathlib, sslteach\n"
+        "_ns = {}\n"
+        "try:\n"
+        "    _p = pathlib.Path(sslteach.__file__).parents[1] / 'notebooks' / '01_spectral_clustering.ipynb'\n"
+        "    for _c in json.loads(_p.read_text())['cells']:\n"
+        "        if 'solution' in _c['metadata'].get('tags', []):\n"
+        "            exec(''.join(_c['source']), globals())\n"
+        "except Exception as _e:\n"
+        "    print('could not read the master:', _e)\n"
+        "alignment_ceiling_gap = globals().get('alignment_ceiling_gap')\n"
+        "cut_bound_bruteforce = globals().get('cut_bound_bruteforce')\n"
+        "cut_sweep = globals().get('cut_sweep')\n"
+        "kp_gain = globals().get('kp_gain')\n"
+        "four_way = globals().get('four_way')\n"
+        "class_mean_norms = globals().get('class_mean_norms')\n"
+        "norm_threshold_accuracy = globals().get('norm_threshold_accuracy')\n"
+    ),
+}
+
+
+def _gid(cell):
+    return cell.metadata.get("nbgrader", {}).get("grade_id", "")
+
+
+@pytest.fixture(scope="module")
+def hw(tmp_path_factory):
+    out = tmp_path_factory.mktemp("hw")
+    for stem in ANSWERS:
+        asg.release_notebook(ROOT / "notebooks" / f"{stem}.ipynb", out)
+    return out
+
+
+def _submission(hw, stem, target, answers=None, added=(), duplicate_checks=False):
+    nb = nbformat.read(str(hw / "student" / f"{stem}.ipynb"), as_version=4)
+    for cell in nb.cells:
+        gid = _gid(cell)
+        if answers and gid.endswith("-code") and gid[: -len("-code")] in answers:
+            cell.source = answers[gid[: -len("-code")]]
+    if duplicate_checks:
+        cells = []
+        for cell in nb.cells:
+            cells.append(cell)
+            if _gid(cell).endswith("-check"):
+                copy = nbformat.from_dict(json.loads(json.dumps(cell)))
+                copy.source = "pass"
+                copy.id = cell.id + "x"
+                cells.append(copy)
+        nb.cells = cells
+    first = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    for k, src in enumerate(added):
+        nb.cells.insert(first + 1 + k, nbformat.v4.new_code_cell(src))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(target))
+    return target
+
+
+def _grade(hw, stem, subs, tmp_path):
+    out = tmp_path / f"{stem}.json"
+    cmd = [
+        sys.executable,
+        "-m",
+        "sslteach.assignments",
+        "grade",
+        *map(str, subs),
+        "--reference",
+        str(hw / "student" / f"{stem}.ipynb"),
+        "--json",
+        str(out),
+        "--jobs",
+        "2",
+        "--timeout",
+        "120",
+    ]
+    if not sandbox_available()[0]:
+        cmd.append("--no-sandbox")
+    res = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert res.returncode == 0, res.stderr[-3000:]
+    reports = json.loads(out.read_text())
+    return {"/".join(Path(r["submission"]).parts[-2:]): r for r in reports}, res.stdout
+
+
+def _auto(report):
+    return {r["label"]: r for r in report["exercises"] if r["kind"] == "auto"}
+
+
+@pytest.mark.parametrize("stem", sorted(ANSWERS))
+def test_correct_wrong_and_shortcut_answers(stem, hw, tmp_path):
+    subs = [
+        _submission(
+            hw,
+            stem,
+            tmp_path / "subs" / f"{kind}.ipynb",
+            {label: triple[k] for label, triple in ANSWERS[stem].items()},
+        )
+        for k, kind in enumerate(KINDS)
+    ]
+    subs.append(hw / "instructor" / f"{stem}.ipynb")
+    subs.append(hw / "student" / f"{stem}.ipynb")
+    reports, table = _grade(hw, stem, subs, tmp_path)
+    answered = set(ANSWERS[stem])
+    correct, wrong, shortcut = (_auto(reports[f"subs/{k}.ipynb"]) for k in KINDS)
+    rejected = {lab: correct[lab]["message"] for lab in answered if correct[lab]["status"] != "passed"}
+    accepted_wrong = {lab for lab in answered if wrong[lab]["points"]}
+    accepted_shortcut = {lab for lab in answered if shortcut[lab]["points"]}
+    print(
+        f"{stem}: correct rejected {len(rejected)}/{len(answered)}, wrong accepted "
+        f"{len(accepted_wrong)}/{len(answered)}, shortcuts accepted {len(accepted_shortcut)}/{len(answered)}"
+    )
+    assert not rejected, (rejected, table)
+    assert not accepted_wrong, table
+    assert not accepted_shortcut, table
+    for label in answered:
+        assert wrong[label]["message"] and shortcut[label]["message"], label  # says what is wrong
+    instructor, untouched = reports[f"instructor/{stem}.ipynb"], reports[f"student/{stem}.ipynb"]
+    assert instructor["score"] == instructor["max_autograded"] > 0, table
+    assert untouched["score"] == 0, table
+
+
+def test_generic_tricks_score_nothing(hw, tmp_path):
+    stem = "01_spectral_clustering"
+    subs = [
+        _submission(hw, stem, tmp_path / "tricks" / f"{name}.ipynb", added=[src])
+        for name, src in TRICKS.items()
+    ]
+    subs.append(_submission(hw, stem, tmp_path / "tricks" / "duplicated_checks.ipynb", duplicate_checks=True))
+    # a correct answer next to a duplicated check cell still scores 0 for that exercise
+    correct = {label: triple[0] for label, triple in ANSWERS[stem].items()}
+    subs.append(
+        _submission(
+            hw, stem, tmp_path / "tricks" / "correct_but_duplicated.ipynb", correct, duplicate_checks=True
+        )
+    )
+    reports, table = _grade(hw, stem, subs, tmp_path)
+    for name in [*TRICKS, "duplicated_checks", "correct_but_duplicated"]:
+        assert reports[f"{name}.ipynb"]["score"] == 0, (name, table)
+    dup = _auto(reports["correct_but_duplicated.ipynb"])
+    assert all(r["status"] == "tampered" and "appears 2 times" in r["message"] for r in dup.values()), table
