@@ -119,21 +119,24 @@ def raw_markers(pages: list[str]) -> list[str]:
 def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[int]:
     """Pages (1-based) with no text but running heads and page numbers, and no image.
 
-    A running head is a line that recurs on many pages (the book's title, a chapter's
-    title, "CONTENTS"); the first page (the title page) and part pages ("Part II") are not
-    blank pages.
+    A running head is a line among the first or last three of a page that recurs there on
+    several pages (the book's title, a chapter's or section's title, "CONTENTS"); lines in
+    the body of a page count as text however often they recur (a long table repeats its
+    labels). The first page (the title page) and part pages ("Part II") are not blank pages.
     """
     lines = [[line.strip() for line in text.splitlines() if line.strip()] for text in pages]
     seen = {}
     for page in lines:
-        for line in set(page):
+        for line in set(page[:3] + page[-3:]):
             seen[line] = seen.get(line, 0) + 1
     heads = {line for line, n in seen.items() if n >= 3}
     blank = []
     for number, page in enumerate(lines, 1):
-        body = [x for x in page if x not in heads and not ROMAN_OR_DIGITS.fullmatch(x)]
         if number == 1 or number in image_pages or any(re.fullmatch(r"Part [IVXL]+", x) for x in page):
             continue
+        edge = set(range(min(3, len(page)))) | set(range(max(len(page) - 3, 0), len(page)))
+        body = [x for i, x in enumerate(page)
+                if not (i in edge and (x in heads or ROMAN_OR_DIGITS.fullmatch(x)))]
         if len(" ".join(body)) < 40:
             blank.append(number)
     return blank

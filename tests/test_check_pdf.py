@@ -73,6 +73,10 @@ def test_blank_and_header_only_pages():
         "iv",
     ]
     assert check_pdf.blank_pages(pages, image_pages={7}) == [3, 4, 8]
+    # a long table repeats its rows on many pages: in the body of a page they are text
+    rows = "\n".join(f"sigma^2 = 6; centre only; {n} rows   10" for n in (683, 699, 700, 701))
+    table = [f"{head}\n{n}\nChapter 1: X\n{rows}\n{head}\n{n}" for n in range(10, 14)]
+    assert check_pdf.blank_pages(["Title", *table]) == []
 
 
 def test_latex_chapter_numbers_are_found():
