@@ -160,6 +160,17 @@ def test_bad_sweep_and_estimator_input():
         threshold_sweep(K, np.ones(4))
     with pytest.raises(ValueError, match="criterion"):
         threshold_sweep(K, np.ones(5), "ratio")
+    # an eigenvector returned as a column (m, 1) or row (1, m) is the same relaxed labelling
+    v = np.array([0.9, -0.2, 0.4, -0.7, 0.1])
+    for shaped in (v[:, None], v[None, :]):
+        assert np.array_equal(threshold_sweep(K, shaped).y, threshold_sweep(K, v).y)
+    # the messages name the matrix that is wrong
+    with pytest.raises(ValueError, match="K_eval must be symmetric"):
+        threshold_sweep(K, v, K_eval=K + np.triu(np.ones((5, 5)), 1))
+    with pytest.raises(ValueError, match="K_eval has shape"):
+        threshold_sweep(K, v, K_eval=K[:4, :4])
+    with pytest.raises(ValueError, match="K_eval is the zero matrix"):
+        threshold_sweep(K, v, K_eval=np.zeros((5, 5)))
     X = np.random.default_rng(0).standard_normal((10, 2))
     with pytest.raises(ValueError, match="exactly two classes"):
         SpectralAlignmentClustering().fit(X, np.r_[np.zeros(3), -np.ones(7)])
