@@ -446,3 +446,12 @@ def test_consistency_method_is_eq3_and_refuses_alpha_1_and_isolated_vertices():
     W_iso[:, 5] = 0
     with pytest.raises(ValueError, match="isolated"):
         sk.consistency_method(W_iso.tocsr(), y, alpha)
+
+
+def test_loo_uses_every_class_with_two_labelled_points():
+    """Two labelled points per class: each is a fold (its class keeps the other), so the
+    leave-one-out accuracy is over 4 folds, not refused."""
+    X, y, _ = datasets.make_two_clouds(n_labeled=2)
+    lam, V = sk.laplacian_eigenpairs(graphs.knn_graph(X, 6), 5)
+    beta, acc = sk.loo_select_beta(lam, V, y, [1.0, 10.0])
+    assert set(np.round(acc * 4, 9)) <= {0.0, 1.0, 2.0, 3.0, 4.0} and acc.max() == 1.0
