@@ -954,19 +954,10 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Learn the TSK on ``X`` and label every training point (Table 1 of the paper).
+        """Learn the TSK on ``X`` (n >= 3 points) and label every training point (Table 1).
 
-        Parameters
-        ----------
-        X : array-like of shape (n, d)
-            All training points, finite and numeric, n >= 3.
-        y : array-like of shape (n,)
-            One numeric label per point, ``-1`` for unlabelled; at least two classes labelled.
-
-        Returns
-        -------
-        self : TransductiveSpectralKernel
-
+        ``y``: one numeric label per point, ``-1`` for unlabelled, at least two classes labelled.
+        Returns ``self``.
         """
         X, y = validate_fit_data(self, X, y, min_samples=3)
         n = X.shape[0]
@@ -1015,18 +1006,20 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         return self.embedding_ @ self.embedding_.T
 
     def induced_weights(self, X):
-        r"""Eq. (2) weights between new points and the training points, the :math:`W_{x,i}` of eq. (17).
+        r"""Eq. (2) weights :math:`W_{x,i}` between new points and the training points, as eq. (17) needs.
 
         .. math::
 
             W_{x,i} = \exp\left(-\frac{\lVert x - x_i\rVert^2}{\max\{h(x)^2, h(x_i)^2\}}\right)
-            \quad\text{if}\quad \lVert x - x_i\rVert \le \max\{h(x), h(x_i)\},
-            \qquad W_{x,i} = 0 \ \text{otherwise},
+            \quad\text{if}\quad \lVert x - x_i\rVert \le \max\{h(x), h(x_i)\},\ \text{else } 0,
 
-        with :math:`h(x_i)` of the training graph (``h_``) and :math:`h(x)` the new point's
-        k-th distance among the training points. Candidates come from one radius query;
-        every deciding distance is recomputed exactly, as in ``knn_graph``, so the weights
-        do not depend on the BLAS kernel.
+        with the training ``h_`` and :math:`h(x)` the new point's k-th distance among the training
+        points: at least k edges per row, weights in :math:`[e^{-1}, 1]`. Candidates come from one
+        radius query; every deciding distance is recomputed exactly, as in ``knn_graph``.
+        **Cost.** A k-neighbour and a radius query on ``neighbors_`` (about :math:`O(s(k + r)\log n)`
+        for r candidates per point in few dimensions, brute force :math:`O(snd)`), then
+        :math:`O(rd)` per point; memory :math:`O(sr)`. The radius is the largest h, so on data of
+        uneven density r can exceed k by far.
 
         Parameters
         ----------
@@ -1035,14 +1028,6 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         Returns
         -------
         Wx : scipy.sparse.csr_matrix of shape (s, n)
-            At least k edges per row, weights in :math:`[e^{-1}, 1]` up to round-off.
-
-        Notes
-        -----
-        **Cost.** A k-neighbour and a radius query on ``neighbors_`` (roughly
-        :math:`O(s(k + r)\log n)` for r candidates per point in few dimensions, brute force
-        :math:`O(snd)`), then :math:`O(rd)` per point; memory :math:`O(sr)`. The radius is the
-        largest h, so on data of uneven density r can exceed k by far.
 
         Examples
         --------
@@ -1050,9 +1035,8 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         >>> from sslteach.spectral_kernels import TransductiveSpectralKernel
         >>> X, y, _ = make_two_clouds()
         >>> clf = TransductiveSpectralKernel(n_components=5).fit(X, y)
-        >>> Wx = clf.induced_weights([[0.0, 0.0], [2.0, 0.0]])
-        >>> Wx.shape, Wx.getnnz(axis=1).tolist()
-        ((2, 40), [9, 11])
+        >>> clf.induced_weights([[0.0, 0.0], [2.0, 0.0]]).getnnz(axis=1).tolist()
+        [9, 11]
         """
         check_is_fitted(self, "mu_")
         return self._induced_weights(validate_fit_data(self, X, reset=False))
@@ -1088,23 +1072,19 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
             \bar V_{x,t} = \frac{1}{1-\lambda_t}\sum_{i=1}^n
             \frac{W_{x,i}}{\sqrt{D_{xx}D_{ii}}}\,v_{it}, \qquad D_{xx} = \sum_i W_{x,i},
 
-        from the weights ``Wx`` (s x n) of new points; the kernel with a training point is
-        then :math:`K(x, x_j) = \bar V_x\,\mathrm{diag}(\mu)\,\bar V_j^\top`, eq. (16), and
-        :meth:`predict` takes eq. (19). Eigenvalues 1, where (18) divides by zero, were
-        skipped in ``fit``.
+        from the weights ``Wx`` (s x n, non-negative, rows with a positive sum, e.g.
+        :meth:`induced_weights`); the kernel with a training point is then
+        :math:`K(x, x_j) = \bar V_x\,\mathrm{diag}(\mu)\,\bar V_j^\top`, eq. (16). Eigenvalues 1,
+        where (18) divides by zero, were skipped in ``fit``. **Cost.** Time
+        :math:`O(\mathrm{nnz}(W_x)\,m + sm)`, memory :math:`O(\mathrm{nnz}(W_x) + sm)`.
 
         Parameters
         ----------
         Wx : sparse matrix or array of shape (s, n)
-            Non-negative, every row with a positive sum (e.g. :meth:`induced_weights`).
 
         Returns
         -------
         Vx : ndarray of shape (s, m)
-
-        Notes
-        -----
-        **Cost.** Time :math:`O(\mathrm{nnz}(W_x)\,m + sm)`, memory :math:`O(\mathrm{nnz}(W_x) + sm)`.
 
         Examples
         --------
@@ -1114,13 +1094,9 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         >>> X, y, _ = make_two_clouds()
         >>> clf = TransductiveSpectralKernel(n_components=5).fit(X, y)
         >>> X_new = np.array([[0.0, 0.0], [2.0, 0.0]])
-        >>> Vx = clf.extend(clf.induced_weights(X_new))
-
-        The kernel of eq. (16) gives the scores of eq. (19):
-
-        >>> K_new = (Vx * clf.mu_) @ clf.eigvecs_.T
+        >>> K_new = (clf.extend(clf.induced_weights(X_new)) * clf.mu_) @ clf.eigvecs_.T  # eq. (16)
         >>> F = np.column_stack([K_new[:, y == 0].sum(axis=1), K_new[:, y == 1].sum(axis=1)])
-        >>> bool(np.allclose(F[:, 1] - F[:, 0], clf.decision_function(X_new)))
+        >>> bool(np.allclose(F[:, 1] - F[:, 0], clf.decision_function(X_new)))  # eq. (19)
         True
         >>> bool(np.allclose(clf.extend(clf.W_[:3]), clf.eigvecs_[:3]))  # a training row: itself
         True
@@ -1148,36 +1124,15 @@ class TransductiveSpectralKernel(ClassifierMixin, BaseEstimator):
         return self._extend(self._induced_weights(X)) @ self._class_loadings
 
     def decision_function(self, X):
-        r"""Class scores of new points, :math:`F_{xk} = \sum_{y_j=k} K(x, x_j)`, eq. (19).
-
-        Shape (s, c), or for two classes, as in scikit-learn, (s,): the second class's score
-        minus the first's. Cost as :meth:`predict`.
-
-        Parameters
-        ----------
-        X : array-like of shape (s, d)
-
-        Returns
-        -------
-        scores : ndarray of shape (s,) or (s, c)
+        r"""Class scores of new points, :math:`F_{xk} = \sum_{y_j=k} K(x, x_j)`, eq. (19): (s, c), or
+        for two classes (s,), the second class's score minus the first's. Cost as :meth:`predict`.
         """
         F = self._scores(X)
         return F[:, 1] - F[:, 0] if F.shape[1] == 2 else F
 
     def predict(self, X):
-        r"""Labels of new points by eq. (19): :math:`\arg\max_k \sum_{y_j = k} K(x, x_j)`.
-
-        :math:`K(x, x_j)` from :meth:`induced_weights` and :meth:`extend`; ties to round-off
-        go to the first class. **Cost:** :meth:`induced_weights`, then
-        :math:`O(\mathrm{nnz}(W_x)\,m + smc)` (the class sums are kept from ``fit``).
-
-        Parameters
-        ----------
-        X : array-like of shape (s, d)
-
-        Returns
-        -------
-        labels : ndarray of shape (s,)
+        r"""Labels of new points by eq. (19), :math:`\arg\max_k \sum_{y_j = k} K(x, x_j)` (ties: the
+        first class). **Cost.** :meth:`induced_weights`, then :math:`O(\mathrm{nnz}(W_x)\,m + smc)`.
         """
         F = self._scores(X)
         return self.classes_[argmax_rows(F)]

@@ -160,6 +160,17 @@ def test_bad_sweep_and_estimator_input():
         threshold_sweep(K, np.ones(4))
     with pytest.raises(ValueError, match="criterion"):
         threshold_sweep(K, np.ones(5), "ratio")
+    # an eigenvector returned as a column (m, 1) or row (1, m) is the same relaxed labelling
+    v = np.array([0.9, -0.2, 0.4, -0.7, 0.1])
+    for shaped in (v[:, None], v[None, :]):
+        assert np.array_equal(threshold_sweep(K, shaped).y, threshold_sweep(K, v).y)
+    # the messages name the matrix that is wrong
+    with pytest.raises(ValueError, match="K_eval must be symmetric"):
+        threshold_sweep(K, v, K_eval=K + np.triu(np.ones((5, 5)), 1))
+    with pytest.raises(ValueError, match="K_eval has shape"):
+        threshold_sweep(K, v, K_eval=K[:4, :4])
+    with pytest.raises(ValueError, match="K_eval is the zero matrix"):
+        threshold_sweep(K, v, K_eval=np.zeros((5, 5)))
     X = np.random.default_rng(0).standard_normal((10, 2))
     with pytest.raises(ValueError, match="exactly two classes"):
         SpectralAlignmentClustering().fit(X, np.r_[np.zeros(3), -np.ones(7)])
@@ -199,3 +210,45 @@ def test_column_labels_are_raveled_with_a_warning_at_the_callers_line(f):
         got = f(K, y[:, None])
     assert np.array_equal(got, f(K, y))
     assert [w.filename for w in caught] == [__file__]
+
+
+def test_flip_costs_by_recomputation_on_a_kernel_without_unit_diagonal():
+    """Delta_i = (y^(i)' K y^(i) - y' K y) / ||K||_F recomputed for every flip, on a linear
+    kernel (the rbf kernels above have K_ii = 1, where 4 K_ii and 4 / K_ii agree)."""
+    rng = np.random.default_rng(5)
+    K = linear_kernel(rng.standard_normal((7, 3)) * 2.0)
+    y = np.array([1, -1, 1, 1, -1, -1, 1.0])
+    want = []
+    for i in range(7):
+        z = y.copy()
+        z[i] = -z[i]
+        want.append((z @ K @ z - y @ K @ y) / np.linalg.norm(K))
+    assert np.allclose(flip_costs(K, y), want)
+
+
+def test_estimator_builds_the_documented_kernel_and_pins_its_defaults():
+    X = np.random.default_rng(6).standard_normal((9, 2))
+    assert SpectralAlignmentClustering().get_params() == {
+        "kernel": "linear",
+        "sigma": 1.0,
+        "normalize": True,
+        "center": True,
+        "criterion": "alignment",
+        "C0": 1.0,
+        "min_cluster_size": 1,
+    }
+    K_lin = center_kernel(normalize_kernel(linear_kernel(X)))
+    assert np.allclose(SpectralAlignmentClustering().fit(X).kernel_matrix_, K_lin)
+    K_rbf = center_kernel(normalize_kernel(rbf_kernel(X, sigma=0.7)))
+    assert np.allclose(SpectralAlignmentClustering(kernel="rbf", sigma=0.7).fit(X).kernel_matrix_, K_rbf)
+    K = rbf_kernel(X, sigma=0.7)
+    est = SpectralAlignmentClustering(kernel="precomputed", normalize=False, center=False).fit(K)
+    assert np.allclose(est.kernel_matrix_, K)
+    two = SpectralAlignmentClustering(kernel="rbf").fit(X[:2])  # two points: one per side
+    assert sorted(two.labels_.tolist()) == [0, 1]
+
+
+def test_fiedler_vector_of_two_points():
+    a = 0.3
+    lam, v = fiedler_vector(np.array([[1.0, a], [a, 1.0]]))  # L = [[a, -a], [-a, a]]
+    assert np.isclose(lam, 2 * a) and np.allclose(np.abs(v), np.sqrt(0.5)) and np.isclose(v.sum(), 0)

@@ -421,3 +421,37 @@ def test_fit_validates_once(monkeypatch):
     X, y, _ = datasets.make_two_clouds()
     sk.TransductiveSpectralKernel(n_components=5).fit(X, y)
     assert counts == {"check_labels": 1, "check_magnitude": 1}, counts  # X: validate_fit_data
+
+
+def test_consistency_method_is_eq3_and_refuses_alpha_1_and_isolated_vertices():
+    """F* = (1 - alpha)(I - alpha S)^{-1} C by a dense solve (the scale matters: F is
+    returned), alpha = 1 refused by both eq. (3) and eq. (4) (I - S is singular, theta = 0/0
+    at lambda = 0), and an isolated vertex refused (D^{-1/2} undefined): three gaps a
+    mutation run found."""
+    X, y, _ = datasets.make_two_clouds()
+    W = graphs.knn_graph(X, 6)
+    alpha = 0.9
+    _, F = sk.consistency_method(W, y, alpha)
+    d = np.asarray(W.sum(axis=1)).ravel()
+    S = W.toarray() / np.sqrt(np.outer(d, d))
+    C = (y[:, None] == np.array([0, 1])).astype(float)
+    assert np.allclose(F, (1 - alpha) * np.linalg.solve(np.eye(40) - alpha * S, C))
+    lam, V = np.linalg.eigh(graphs.normalized_laplacian(W).toarray())
+    with pytest.raises(ValueError, match="alpha must lie in"):
+        sk.consistency_method(W, y, 1.0)
+    with pytest.raises(ValueError, match="alpha must lie in"):
+        sk.regularized_spectral_kernel(lam, V, 1.0)
+    W_iso = W.tolil()
+    W_iso[5, :] = 0
+    W_iso[:, 5] = 0
+    with pytest.raises(ValueError, match="isolated"):
+        sk.consistency_method(W_iso.tocsr(), y, alpha)
+
+
+def test_loo_uses_every_class_with_two_labelled_points():
+    """Two labelled points per class: each is a fold (its class keeps the other), so the
+    leave-one-out accuracy is over 4 folds, not refused."""
+    X, y, _ = datasets.make_two_clouds(n_labeled=2)
+    lam, V = sk.laplacian_eigenpairs(graphs.knn_graph(X, 6), 5)
+    beta, acc = sk.loo_select_beta(lam, V, y, [1.0, 10.0])
+    assert set(np.round(acc * 4, 9)) <= {0.0, 1.0, 2.0, 3.0, 4.0} and acc.max() == 1.0
