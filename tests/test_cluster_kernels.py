@@ -460,3 +460,17 @@ def test_data_dependent_svc_with_a_callable_kernel_predicts_its_training_rows():
     np.testing.assert_array_equal(clf.predict(), clf.transduction_)
     with pytest.raises(ValueError, match="defined on the points"):
         clf.predict(X[::-1])
+
+
+def test_spectral_memberships_are_kmeans_on_the_c_dimensional_embedding():
+    """"spectral": k-means (10 starts, the seed drawn as membership_matrix draws it) on the first
+    c columns of the embedding, not on more."""
+    from sklearn.utils import check_random_state
+
+    rng = np.random.default_rng(10)
+    X = np.vstack([rng.normal(m, 1.0, (20, 2)) for m in ([0, 0], [3, 0], [0, 3], [3, 3])])
+    for c in (2, 3):
+        U = ck.membership_matrix(X, "spectral", c, n_neighbors=6, random_state=0)
+        seed = check_random_state(0).randint(2**31 - 1)
+        labels, _ = ck.kmeans(ck._spectral_embedding(X, c, 6), c, n_init=10, random_state=seed)
+        np.testing.assert_array_equal(U.T @ U, (labels[:, None] == labels[None, :]).astype(float))
