@@ -229,7 +229,7 @@ class HierarchicalClusterKernel(TransformerMixin, BaseEstimator):
     linkage it is exact whenever x does not bridge two training clusters below their merge
     height. Equidistant nearest points: the first wins.
 
-    Attributes: ``kernel_``, ``cophenetic_`` (u, unsquared), ``linkage_matrix_``,
+    Fitted attributes: ``kernel_``, ``cophenetic_`` (u, unsquared), ``linkage_matrix_``,
     ``X_fit_``, and ``row_means_``, ``grand_mean_`` (r and g above).
 
     Notes
@@ -642,7 +642,7 @@ class DataDependentSVC(ClassifierMixin, BaseEstimator):
     ``kernel``: ``"hck"`` (:func:`hierarchical_cluster_kernel`, average linkage) or a callable
     ``kernel(X) -> (n, n)`` such as gHCK (below; sparse X only with a callable that takes it);
     ``C`` > 0, the SVM's cost.
-    Attributes: ``classes_``, ``labeled_`` (indices), ``kernel_`` (n, n), ``svc_`` (fitted on
+    Fitted attributes: ``classes_``, ``labeled_`` (indices), ``kernel_`` (n, n), ``svc_`` (fitted on
     the labelled block), ``transduction_``, ``decision_`` ((n,) for two classes), ``X_fit_``,
     and ``hck_`` with ``kernel="hck"``.
 

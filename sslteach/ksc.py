@@ -575,6 +575,10 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
     :math:`\hat e(x) = \theta(x)^T\alpha + b` (11), and :meth:`alpha_hat` is the localised
     solution (15) that model selection scores (:func:`select_semi_ksc`).
 
+    Fitted attributes: ``classes_`` (sorted; ``classes_[1]`` is the paper's +1), ``X_fit_``,
+    ``y_paper_`` (labels in {-1, 0, +1}), ``alpha_``, ``b_``, ``c_``, ``rcond_`` (as
+    :func:`solve_semi_ksc`), ``e_`` (10) and ``transduction_`` (the class of its sign).
+
     Parameters
     ----------
     sigma2 : float, default 1.0
@@ -583,10 +587,6 @@ class SemiSupervisedKSC(ClassifierMixin, _KernelExpansion, BaseEstimator):
         :math:`\rho`, the weight of the labelled term (Sect. III-C's range).
     gamma : float, default 1.0
         :math:`\gamma > 0`, the weight of the clustering term (the paper's 1).
-
-    Attributes: ``classes_`` (sorted; ``classes_[1]`` is the paper's +1), ``X_fit_``,
-    ``y_paper_`` (labels in {-1, 0, +1}), ``alpha_``, ``b_``, ``c_``, ``rcond_`` (as
-    :func:`solve_semi_ksc`), ``e_`` (10) and ``transduction_`` (the class of its sign).
 
     Notes
     -----
@@ -892,6 +892,11 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
     feasible interval. The baseline of Alzate & Suykens (Sect. IV), with their
     :math:`\gamma_I = 1` and k = 6.
 
+    Fitted attributes: ``classes_`` (``classes_[1]`` where :math:`f(x) \ge 0`), ``alpha_``, ``b_``,
+    ``beta_`` (clipped to :math:`[0, 1/l]`), ``dual_objective_`` and ``primal_objective_`` (equal
+    to the solver's tolerance), ``decision_train_`` (:math:`f(x_i)`), ``transduction_``, ``lab_``
+    and ``y_labeled_`` (the labelled points and their labels in {-1, +1}).
+
     Parameters
     ----------
     sigma2 : float, default 1.0
@@ -903,11 +908,6 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
         k-th distance included), in [1, n - 1].
     solver : str, default "CLARABEL"
         The cvxpy solver of the dual QP, one of ``cvxpy.installed_solvers()``.
-
-    Attributes: ``classes_`` (``classes_[1]`` where :math:`f(x) \ge 0`), ``alpha_``, ``b_``,
-    ``beta_`` (clipped to :math:`[0, 1/l]`), ``dual_objective_`` and ``primal_objective_`` (equal
-    to the solver's tolerance), ``decision_train_`` (:math:`f(x_i)`), ``transduction_``, ``lab_``
-    and ``y_labeled_`` (the labelled points and their labels in {-1, +1}).
 
     Notes
     -----

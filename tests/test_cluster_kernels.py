@@ -415,3 +415,62 @@ def test_transform_in_blocks_equals_one_point_at_a_time():
 def test_rck_dot_accepts_alpha_zero():
     U = ck.membership_matrix(_points(2, n=20), "kmeans", 3, random_state=0)
     np.testing.assert_array_equal(ck.rck_dot(U, 0.0), U.T @ U)
+
+
+def test_spectral_embedding_against_scipy():
+    """Rows of the top-c eigenvectors of D^-1/2 (W + tau/n 11') D^-1/2, tau = 1e-3 x mean degree,
+    scaled to unit length: compared through Z Z', which no eigenvector's sign changes."""
+    import scipy.linalg
+
+    from sslteach.graphs import knn_graph
+
+    rng = np.random.default_rng(8)
+    X = np.vstack([rng.normal(m, 0.8, (15, 2)) for m in ([0, 0], [4, 0], [0, 4])])
+    for c in (2, 3):
+        W = knn_graph(X, 5).toarray()
+        n = len(X)
+        W_tau = W + 1e-3 * W.sum(axis=1).mean() / n
+        d = W_tau.sum(axis=1)
+        lam, V = scipy.linalg.eigh(W_tau / np.sqrt(np.outer(d, d)))
+        assert lam[-c] - lam[-c - 1] > 1e-3  # a gap: the top-c subspace is unique
+        Z = V[:, ::-1][:, :c]
+        Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+        got = ck._spectral_embedding(X, c, 5)
+        np.testing.assert_allclose(got @ got.T, Z @ Z.T, atol=1e-8)
+
+
+def test_hierarchical_memberships_are_the_average_linkage_cut():
+    """The same partition as scipy's average-linkage tree cut into c clusters (not single's)."""
+    X = np.random.default_rng(9).uniform(size=(50, 2))  # no structure: single linkage chains
+    for c in (3, 4):
+        U = ck.membership_matrix(X, "hierarchical", c)
+        labels = sch.fcluster(sch.linkage(pdist(X), method="average"), t=c, criterion="maxclust")
+        np.testing.assert_array_equal(U.T @ U, (labels[:, None] == labels[None, :]).astype(float))
+        single = sch.fcluster(sch.linkage(pdist(X), method="single"), t=c, criterion="maxclust")
+        assert adjusted_rand_score(labels, single) < 0.9  # the data tell the two linkages apart
+
+
+def test_data_dependent_svc_with_a_callable_kernel_predicts_its_training_rows():
+    X = _points(3, n=30)
+    y = np.full(30, -1)
+    y[[0, 1, 20, 21]] = [0, 0, 1, 1]
+    kernel = functools.partial(ck.hierarchical_cluster_kernel, linkage="single")
+    clf = ck.DataDependentSVC(kernel=kernel).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(X), clf.transduction_)
+    np.testing.assert_array_equal(clf.predict(), clf.transduction_)
+    with pytest.raises(ValueError, match="defined on the points"):
+        clf.predict(X[::-1])
+
+
+def test_spectral_memberships_are_kmeans_on_the_c_dimensional_embedding():
+    """"spectral": k-means (10 starts, the seed drawn as membership_matrix draws it) on the first
+    c columns of the embedding, not on more."""
+    from sklearn.utils import check_random_state
+
+    rng = np.random.default_rng(10)
+    X = np.vstack([rng.normal(m, 1.0, (20, 2)) for m in ([0, 0], [3, 0], [0, 3], [3, 3])])
+    for c in (2, 3):
+        U = ck.membership_matrix(X, "spectral", c, n_neighbors=6, random_state=0)
+        seed = check_random_state(0).randint(2**31 - 1)
+        labels, _ = ck.kmeans(ck._spectral_embedding(X, c, 6), c, n_init=10, random_state=seed)
+        np.testing.assert_array_equal(U.T @ U, (labels[:, None] == labels[None, :]).astype(float))

@@ -22,6 +22,11 @@ transductive task: given all n points and the labels of l of them, label the oth
 One Gaussian width for every kernel method: :math:`k(x, z) = \exp(-\lVert x - z\rVert^2 /
 (2\sigma^2))` with :math:`\sigma^2 = s\,\bar m`, :math:`\bar m` the median squared distance
 between two points of the set, so the grids are in units of the data's own scale.
+
+References
+----------
+Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets. *JMLR* 7,
+1-30.
 """
 
 from __future__ import annotations
