@@ -337,7 +337,7 @@ def parse_exercises(nb) -> list[Exercise]:
 _STATEMENT_RE = re.compile(r"```\{exercise\}.*?\n```[ \t]*(?:\n|$)", re.S)
 _ASKS_RE = re.compile(
     r"\?|\b(show|prove|derive|explain|express|argue|discuss|interpret|justify|say|find|propose|design|"
-    r"give|conclude|measure|compare)\b|\bwrite\b(?!\s*`)",
+    r"give|conclude|measure|compare)\b|\bwrite\b(?!\s+CODE)",
     re.I,
 )
 
@@ -357,7 +357,8 @@ def asks_question(statement: str) -> bool:
     True
     """
     text = "\n".join(ln for ln in statement.splitlines() if not ln.lstrip().startswith((":", "```")))
-    text = re.sub(r"`[^`\n]*`|\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", " CODE ", text)  # a function's name: "write `f(x)`" asks for code
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
     return bool(_ASKS_RE.search(text))
 
 
