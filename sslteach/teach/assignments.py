@@ -567,7 +567,6 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     >>> entry["auto_points"], entry["manual_points"]
     (1.0, 1.0)
     """
-    nb = _render_statements(nb)
     exercises = parse_exercises(nb)
     hidden_of = {i: e for e in exercises for i in e.hidden}
     tests = hidden_tests(nb, exercises, name)
@@ -658,6 +657,7 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
                 "functions": tests[e.label]["functions"] if e.label in tests else [],
             }
         )
+    student, instructor = _render_statements(student), _render_statements(instructor)
     locked = _locked_entries(student)
 
     def finish(cells, role):
@@ -682,14 +682,30 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     return student_nb, instructor_nb
 
 
-def _render_statements(nb):
-    """The master notebook with its Markdown made readable in Jupyter and Colab.
+def _render_statements(cells):
+    """The released cells with their Markdown made readable in Jupyter and Colab.
 
-    THE ONE CALL SITE of the MyST-to-Markdown converter (``sslteach.teach.myst``, written
-    separately; the lead wires ``convert_notebook`` in here at merge). Until then it is the
-    identity: it returns ``nb`` unchanged.
+    The one call site of the MyST-to-Markdown converter (:func:`sslteach.teach.myst.convert_notebook`,
+    the same that writes the reader notebooks): directives and roles become Markdown and LaTeX,
+    equation, theorem and exercise references the book's numbers. It runs on the copies after
+    the exercises are parsed from the master's MyST, and before the locked cells are hashed, so
+    the grader matches what the student sees. Where the book's sources are not at hand (an
+    installed package), equations are numbered within the notebook.
     """
-    return nb
+    from .myst import book_numbers, convert_notebook
+
+    try:
+        numbers = book_numbers()
+    except (OSError, ValueError):
+        numbers = None
+    if numbers is None:
+        from .myst import Numbers
+
+        numbers = Numbers()
+        converted = convert_notebook({"cells": cells}, numbers=numbers, docname="")
+    else:
+        converted = convert_notebook({"cells": cells}, numbers=numbers)
+    return converted["cells"]
 
 
 def _locked_entries(cells) -> list[dict]:
@@ -808,7 +824,7 @@ def release_notebook(path, out_dir) -> tuple[Path, Path]:
         )
     nb = json.loads(path.read_text(encoding="utf-8"))
     student, instructor = release(nb, name=path.name)
-    tests = hidden_tests(_render_statements(nb), parse_exercises(_render_statements(nb)), path.name)
+    tests = hidden_tests(nb, parse_exercises(nb), path.name)
     written = []
     for role, book in (("student", student), ("instructor", instructor)):
         target = out_dir / role / path.name
