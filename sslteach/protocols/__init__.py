@@ -1,0 +1,1 @@
+"""The chapters' experiment protocols."""
