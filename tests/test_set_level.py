@@ -71,6 +71,7 @@ def _parts():
             "accuracy": acc,
             "n_tied": {m: list(rng.integers(1, 4, 12)) for m in acc},
             "setting_accuracy": {m: [[a, a + 1.0, a - 2.0] for a in acc[m]] for m in acc},
+            "params": {m: [{"g": 0}] * 12 for m in acc},
         }
     del parts["c/100"]["accuracy"]["z"]
     return parts
@@ -98,10 +99,16 @@ def test_block_table_drops_incomplete_methods():
 
 def test_selection_report_counts_ties_and_the_oracle_gap():
     parts = _parts()
-    r = selection_report(parts, "x", 3, 10)
+    grid = [{"g": 0}, {"g": 1}, {"g": 2}]
+    r = selection_report(parts, "x", grid, 10)
     ties = [t for k in ("a/10", "b/10", "c/10") for t in parts[k]["n_tied"]["x"]]
     assert r.runs == 36 and r.all_tied == sum(t == 3 for t in ties) and r.some_tied == sum(t > 1 for t in ties)
-    assert r.oracle_gap == pytest.approx(1.0) and r.oracle_runs == 36
+    assert r.oracle_gap == pytest.approx(1.0) and r.oracle_runs == 36 and r.rerun_differs == 0
+    parts["a/10"]["params"]["x"] = [{"g": 1}] * 12  # the best setting chosen: no gap on a/10's runs
+    parts["a/10"]["accuracy"]["x"] = [a + 1.0 for a in parts["a/10"]["accuracy"]["x"]]
+    parts["b/10"]["accuracy"]["x"][0] += 0.5  # a stored accuracy the rerun does not give
+    r = selection_report(parts, "x", grid, 10)
+    assert r.oracle_gap == pytest.approx(2 / 3) and r.rerun_differs == 1
 
 
 def test_fmt_away_leaves_rounding_edges():
