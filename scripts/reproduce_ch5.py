@@ -1,4 +1,4 @@
-"""Chapter 5: every method of the book and the baselines on Chapelle et al.'s benchmark.
+r"""Chapter 5: every method of the book and the baselines on Chapelle et al.'s benchmark.
 
 Seven sets (Digit1, USPS, COIL2, BCI, g241c, g241n, Text), the 12 official splits, 10 and 100
 labels; transductive accuracy on the unlabelled points; one labelled-only model-selection rule
@@ -93,7 +93,10 @@ def run_part(name, n_labeled, splits, methods, oracle_only=False):
             # the oracle's view: every setting with all labels, scored on the test labels
             part["setting_accuracy"][m].append(
                 [
-                    100 * float(np.mean(np.asarray(METHODS[m].transduce(cache, g, b.y_train))[b.unlabeled] == truth))
+                    100
+                    * float(
+                        np.mean(np.asarray(METHODS[m].transduce(cache, g, b.y_train))[b.unlabeled] == truth)
+                    )
                     for g in METHODS[m].grid
                 ]
             )
@@ -181,7 +184,15 @@ def main(argv=None):
             if merged["splits"] != part["splits"]:
                 raise ValueError(f"{f} holds splits {part['splits']}, the stored block {merged['splits']}.")
             merged["seconds_total"] += part["seconds_total"]
-            for key in ("accuracy", "params", "cv_correct", "n_tied", "one_class", "seconds", "setting_accuracy"):
+            for key in (
+                "accuracy",
+                "params",
+                "cv_correct",
+                "n_tied",
+                "one_class",
+                "seconds",
+                "setting_accuracy",
+            ):
                 merged.setdefault(key, {}).update(part.get(key, {}))
     result = {
         "protocol": (

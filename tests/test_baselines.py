@@ -53,8 +53,13 @@ def test_laprls_closed_form_minimises_the_objective(gamma_A, gamma_I):
         r[lab] = f[lab] - yl
         return K @ (2 * r / lab.size + 2 * gamma_A * a + 2 * gamma_I / n**2 * (L @ f))
 
-    direct = scipy.optimize.minimize(objective, np.zeros(n), jac=gradient, method="L-BFGS-B",
-                                     options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000})
+    direct = scipy.optimize.minimize(
+        objective,
+        np.zeros(n),
+        jac=gradient,
+        method="L-BFGS-B",
+        options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 20000},
+    )
     alpha, f = laprls_closed_form(K, L, y, gamma_A, gamma_I)
     assert objective(alpha) <= direct.fun + 1e-9
     assert np.allclose(f, K @ direct.x, atol=1e-4)

@@ -79,14 +79,18 @@ def test_oracle_accuracies_contain_the_chosen_setting(comparison):
     """
     runs = agree = 0
     for key, part in comparison["parts"].items():
-        assert set(BASELINES) <= set(part["setting_accuracy"]), f"{key}: the baselines' oracle view is missing"
+        assert set(BASELINES) <= set(part["setting_accuracy"]), (
+            f"{key}: the baselines' oracle view is missing"
+        )
         for m, per_setting in part["setting_accuracy"].items():
             grid = list(METHODS[m].grid)
             assert len(per_setting) == 12
             for split, p in enumerate(part["params"][m]):
                 assert len(per_setting[split]) == len(grid)
                 runs += 1
-                agree += per_setting[split][grid.index(p)] == pytest.approx(part["accuracy"][m][split], abs=1e-9)
+                agree += per_setting[split][grid.index(p)] == pytest.approx(
+                    part["accuracy"][m][split], abs=1e-9
+                )
     assert agree >= 0.99 * runs, f"the rerun gives the stored accuracy in only {agree} of {runs} runs"
 
 

@@ -102,7 +102,9 @@ def test_selection_report_counts_ties_and_the_oracle_gap():
     grid = [{"g": 0}, {"g": 1}, {"g": 2}]
     r = selection_report(parts, "x", grid, 10)
     ties = [t for k in ("a/10", "b/10", "c/10") for t in parts[k]["n_tied"]["x"]]
-    assert r.runs == 36 and r.all_tied == sum(t == 3 for t in ties) and r.some_tied == sum(t > 1 for t in ties)
+    assert (
+        r.runs == 36 and r.all_tied == sum(t == 3 for t in ties) and r.some_tied == sum(t > 1 for t in ties)
+    )
     assert r.oracle_gap == pytest.approx(1.0) and r.oracle_runs == 36 and r.rerun_differs == 0
     parts["a/10"]["params"]["x"] = [{"g": 1}] * 12  # the best setting chosen: no gap on a/10's runs
     parts["a/10"]["accuracy"]["x"] = [a + 1.0 for a in parts["a/10"]["accuracy"]["x"]]

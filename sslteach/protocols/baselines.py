@@ -53,7 +53,10 @@ __all__ = [
 
 
 def gaussian_laplacian(X, sigma):
-    r""":math:`L = D - W` of the fully connected graph :math:`W_{ij} = \exp(-\lVert x_i - x_j\rVert^2/(2\sigma^2))`, :math:`W_{ii} = 0`."""
+    r""":math:`L = D - W` of the fully connected Gaussian graph.
+
+    :math:`W_{ij} = \exp(-\lVert x_i - x_j\rVert^2/(2\sigma^2))` for :math:`i \ne j`, :math:`W_{ii} = 0`.
+    """
     W = np.exp(-squared_distances(X) / (2 * sigma**2))
     np.fill_diagonal(W, 0.0)
     return np.diag(W.sum(axis=1)) - W
@@ -64,7 +67,9 @@ def _pm1(y, lab):
 
 
 def laprls_closed_form(K, L, y, gamma_A, gamma_I):
-    r"""Belkin, Niyogi & Sindhwani's eq. for LapRLS: :math:`\alpha = (JK + \gamma_AlI + \frac{\gamma_Il}{n^2}LK)^{-1}Y`.
+    r"""LapRLS in Belkin, Niyogi & Sindhwani's closed form.
+
+    :math:`\alpha = (JK + \gamma_AlI + \frac{\gamma_Il}{n^2}LK)^{-1}Y`.
 
     ``y`` holds 0/1 for labelled points and -1 for unlabelled ones; classes 1 and 0 are
     coded +1 and -1 in Y. Returns :math:`\alpha` and :math:`\mathbf f = K\alpha` (n values).
@@ -86,7 +91,11 @@ def laprls_closed_form(K, L, y, gamma_A, gamma_I):
 
 
 def laprls_inverse(K, L, l, gamma_A, gamma_I):
-    r""":math:`G = (\gamma_AlK^{-1} + \frac{\gamma_Il}{n^2}L)^{-1} = K(\gamma_AlI + \frac{\gamma_Il}{n^2}LK)^{-1}`, label-independent given l."""
+    r"""The label-independent matrix of LapRLS for l labels.
+
+    :math:`G = (\gamma_AlK^{-1} + \frac{\gamma_Il}{n^2}L)^{-1}`
+    :math:`= K(\gamma_AlI + \frac{\gamma_Il}{n^2}LK)^{-1}`.
+    """
     n = K.shape[0]
     B = gamma_A * l * np.eye(n) + (gamma_I * l / n**2) * (L @ K)
     G = np.linalg.solve(B.T, K).T  # K B^{-1}
@@ -94,7 +103,10 @@ def laprls_inverse(K, L, l, gamma_A, gamma_I):
 
 
 def laprls_from_inverse(G, y):
-    r""":math:`\mathbf f = G_{\cdot L}(I + G_{LL})^{-1}y_L`, the LapRLS outputs at all n points from :func:`laprls_inverse`."""
+    r"""The LapRLS outputs at all n points from :func:`laprls_inverse`.
+
+    :math:`\mathbf f = G_{\cdot L}(I + G_{LL})^{-1}y_L`.
+    """
     y = np.asarray(y)
     lab = np.flatnonzero(y >= 0)
     A = np.eye(lab.size) + G[np.ix_(lab, lab)]
@@ -102,7 +114,9 @@ def laprls_from_inverse(G, y):
 
 
 def harmonic_from_pinv(Lpinv, y):
-    r"""The harmonic function from :math:`L^+` (connected graph): minimise :math:`f^\top Lf` with :math:`f_L = y_L`.
+    r"""The harmonic function from :math:`L^+` (connected graph).
+
+    Minimise :math:`f^\top Lf` with :math:`f_L = y_L`.
 
     The minimisers are :math:`f = L^+P\lambda + c\mathbf 1` with :math:`\mathbf 1^\top P\lambda = 0`
     (so :math:`Lf = P\lambda`, the Lagrange condition) and :math:`P^\top f = y_L`, i.e.

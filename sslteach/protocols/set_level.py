@@ -23,7 +23,10 @@ __all__ = ["holm", "bootstrap_mean_ci", "block_table", "paired_claims", "selecti
 
 
 def holm(pvalues):
-    """Holm's step-down adjusted p-values, in the order given (:math:`\\max_{j\\le i}\\min(1, (m-j+1)p_{(j)})`)."""
+    """Holm's step-down adjusted p-values, in the order given.
+
+    :math:`\\tilde p_{(i)} = \\max_{j\\le i}\\min(1, (m-j+1)p_{(j)})`.
+    """
     p = np.asarray(pvalues, dtype=float)
     if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError("Give a non-empty 1-D list of p-values in [0, 1].")
@@ -44,14 +47,20 @@ def bootstrap_mean_ci(d, *, n_resamples=10000, level=0.95, seed=0):
     if np.all(d == d[0]):
         return float(d[0]), float(d[0]), float(d[0])
     res = scipy.stats.bootstrap(
-        (d,), np.mean, n_resamples=n_resamples, confidence_level=level, method="percentile",
+        (d,),
+        np.mean,
+        n_resamples=n_resamples,
+        confidence_level=level,
+        method="percentile",
         random_state=np.random.default_rng(seed),
     )
     return float(d.mean()), float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 def block_table(parts, methods, n_labeled, sets):
-    """Mean accuracy per set (rows) and method (columns) for one label count, from comparison.json's ``parts``.
+    """Mean accuracy per set (rows) and method (columns) for one label count.
+
+    ``parts`` is comparison.json's ``parts``.
 
     Methods without a result on some set of that label count are dropped (and returned in
     ``dropped``) so that every row is complete.
@@ -76,8 +85,17 @@ def paired_claims(parts, claims, *, seed=0):
         p = 1.0 if np.all(d == 0) else float(scipy.stats.wilcoxon(d).pvalue)
         mean, low, high = bootstrap_mean_ci(d, seed=seed)
         out.append(
-            Bunch(block=block, method=method, reference=reference, mean=mean, low=low, high=high,
-                  wins=int(np.sum(d > 0)), losses=int(np.sum(d < 0)), p=p)
+            Bunch(
+                block=block,
+                method=method,
+                reference=reference,
+                mean=mean,
+                low=low,
+                high=high,
+                wins=int(np.sum(d > 0)),
+                losses=int(np.sum(d < 0)),
+                p=p,
+            )
         )
     for b, q in zip(out, holm([b.p for b in out]), strict=True):
         b.p_holm = float(q)
@@ -110,10 +128,13 @@ def selection_report(parts, method, grid, n_labeled=None):
                 gaps.append(max(acc) - chosen)
                 differs += int(abs(chosen - part["accuracy"][method][split]) > 1e-9)
     return Bunch(
-        runs=runs, all_tied=all_tied, some_tied=some_tied,
+        runs=runs,
+        all_tied=all_tied,
+        some_tied=some_tied,
         oracle_gap=float(np.mean(gaps)) if gaps else None,
         oracle_gap_max=float(np.max(gaps)) if gaps else None,
-        oracle_runs=len(gaps), rerun_differs=differs,
+        oracle_runs=len(gaps),
+        rerun_differs=differs,
     )
 
 
