@@ -6,7 +6,10 @@ r"""The chapters' experimental protocols, beside the methods they run.
   Semi-KSC and LapSVM chosen on validation points
   (:func:`~sslteach.protocols.ch4.evaluate_protocol`).
 * :mod:`~sslteach.protocols.comparison`: Chapter 5, every method under one labelled-only
-  selection rule, and the statistics that compare them.
+  selection rule, and the statistics that compare them;
+  :mod:`~sslteach.protocols.baselines` adds the baselines a reader expects (1-NN, the
+  harmonic function, LapRLS) in the same protocol, and :mod:`~sslteach.protocols.set_level`
+  the statistics at the level of the claims (over data sets, or over one set's splits).
 
 The method modules (:mod:`sslteach.cluster_kernels`, :mod:`sslteach.ksc`, ...) hold the
 methods and nothing else; Chapters 2 and 5 break ties by the same rule
@@ -20,6 +23,6 @@ median distance to give the book's :math:`\sigma` of :math:`\exp(-d^2/(2\sigma^2
 distance (so Semi-KSC and LapSVM there get ``sigma2`` = :math:`2s\bar m`).
 """
 
-from . import ch2, ch4, comparison
+from . import baselines, ch2, ch4, comparison, set_level
 
-__all__ = ["ch2", "ch4", "comparison"]
+__all__ = ["baselines", "ch2", "ch4", "comparison", "set_level"]
