@@ -568,62 +568,40 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     (1.0, 1.0)
     """
     exercises = parse_exercises(nb)
-    hidden_of = {i: e for e in exercises for i in e.hidden}
     tests = hidden_tests(nb, exercises, name)
-    by_statement = {e.statement: e for e in exercises}
-    in_solution = {i: e for e in exercises for i in e.solution_cells}
-    check_of = {i: e for e in exercises for i in e.checks}
     if not exercises:
         raise ValueError(
             f"{name} has no exercises in the book's format (```{{exercise}} with :label: chN-ex-...)."
         )
+    student, instructor = _release_cells(nb, exercises)
+    manifest = [_manifest_entry(nb, e, tests) for e in exercises]
+    student, instructor = _render_statements(student), _render_statements(instructor)
+    locked = _locked_entries(student)
+    student_nb = _released_notebook(nb, student, "student", name, manifest, locked)
+    instructor_nb = _released_notebook(nb, instructor, "instructor", name, manifest, locked)
+    if tests:
+        instructor_nb["metadata"][MANIFEST_KEY]["tests"] = {"source": name, "labels": sorted(tests)}
+    return student_nb, instructor_nb
 
+
+def _release_cells(nb, exercises):
+    """The student's and the instructor's cells of :func:`release`, before rendering."""
+    hidden_of = {i: e for e in exercises for i in e.hidden}
+    by_statement = {e.statement: e for e in exercises}
+    in_solution = {i: e for e in exercises for i in e.solution_cells}
+    check_of = {i: e for e in exercises for i in e.checks}
     student, instructor = [], []
-    manifest = []
     for i, cell in enumerate(nb["cells"]):
         if i in hidden_of:
             continue  # the grader's: written to the instructor's tests file, in neither copy
         if i in in_solution:
             e = in_solution[i]
-            if i != e.solution_cells[0]:
-                continue  # emitted with the first cell of the block
-            checks = [_src(nb["cells"][j]) for j in e.checks]
-            if e.has_written:
-                gid = f"{e.label}-written"
-                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                student.append(_new_cell("markdown", WRITTEN_STUB, gid, meta))
-                instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
-            for k, j in enumerate(e.code_cells):
-                gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
-                meta = _nbgrader(gid, solution=True)
-                sol = _src(nb["cells"][j])
-                hint = _hint(e.label, sol, checks)  # outside the markers: nbgrader keeps it
-                student.append(_new_cell("code", f"{hint}\n{CODE_STUB}", gid, meta))
-                wrapped = f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
-                instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
+            if i == e.solution_cells[0]:  # the block is emitted with its first cell
+                _add_answer_cells(nb, e, student, instructor)
             continue
         out = _clean(cell)
         if i in by_statement:
-            e = by_statement[i]
-            before, statement, after = _split_statement(_src(cell))
-            if before:
-                plain = _new_cell("markdown", before, f"{e.label}-before", {})
-                student.append(plain)
-                instructor.append(copy.deepcopy(plain))
-            out["source"] = statement
-            out["metadata"]["nbgrader"] = _nbgrader(e.label, locked=True)
-            student.append(out)
-            instructor.append(copy.deepcopy(out))
-            if not e.solution_cells:  # an open exercise: give it a written answer cell
-                gid = f"{e.label}-written"
-                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                stub = _new_cell("markdown", WRITTEN_STUB, gid, meta)
-                student.append(stub)
-                instructor.append(copy.deepcopy(stub))
-            if after:  # text that shares the cell (a Summary after the last exercise)
-                plain = _new_cell("markdown", after, f"{e.label}-after", {})
-                student.append(plain)
-                instructor.append(copy.deepcopy(plain))
+            _add_statement_cells(by_statement[i], out, _src(cell), student, instructor)
             continue
         if i in check_of:
             e = check_of[i]
@@ -637,49 +615,86 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
             out["metadata"]["nbgrader"] = _nbgrader(gid, locked=True)
         student.append(out)
         instructor.append(copy.deepcopy(out))
+    return student, instructor
 
-    for e in exercises:
-        checks = [_src(nb["cells"][j]) for j in e.checks]
-        manifest.append(
+
+def _add_answer_cells(nb, e, student, instructor):
+    """Append exercise ``e``'s answer cells (written, then one per solution code cell)."""
+    checks = [_src(nb["cells"][j]) for j in e.checks]
+    if e.has_written:
+        gid = f"{e.label}-written"
+        meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+        student.append(_new_cell("markdown", WRITTEN_STUB, gid, meta))
+        instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
+    for k, j in enumerate(e.code_cells):
+        gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
+        meta = _nbgrader(gid, solution=True)
+        sol = _src(nb["cells"][j])
+        hint = _hint(e.label, sol, checks)  # outside the markers: nbgrader keeps it
+        student.append(_new_cell("code", f"{hint}\n{CODE_STUB}", gid, meta))
+        wrapped = f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
+        instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
+
+
+def _add_statement_cells(e, out, source, student, instructor):
+    """Append exercise ``e``'s locked statement ``out`` (cleaned) with its plain neighbours."""
+    before, statement, after = _split_statement(source)
+    if before:
+        plain = _new_cell("markdown", before, f"{e.label}-before", {})
+        student.append(plain)
+        instructor.append(copy.deepcopy(plain))
+    out["source"] = statement
+    out["metadata"]["nbgrader"] = _nbgrader(e.label, locked=True)
+    student.append(out)
+    instructor.append(copy.deepcopy(out))
+    if not e.solution_cells:  # an open exercise: give it a written answer cell
+        gid = f"{e.label}-written"
+        meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+        stub = _new_cell("markdown", WRITTEN_STUB, gid, meta)
+        student.append(stub)
+        instructor.append(copy.deepcopy(stub))
+    if after:  # text that shares the cell (a Summary after the last exercise)
+        plain = _new_cell("markdown", after, f"{e.label}-after", {})
+        student.append(plain)
+        instructor.append(copy.deepcopy(plain))
+
+
+def _manifest_entry(nb, e, tests):
+    """Exercise ``e``'s entry in the release manifest (its checks, points and functions)."""
+    checks = [_src(nb["cells"][j]) for j in e.checks]
+    return {
+        "label": e.label,
+        "checks": [
             {
-                "label": e.label,
-                "checks": [
-                    {
-                        "grade_id": f"{e.label}-check" + (f"-{k + 1}" if k else ""),
-                        "source": s,
-                        "sha256": _sha(s),
-                    }
-                    for k, s in enumerate(checks)
-                ],
-                "auto_points": CHECK_POINTS * max(len(checks), 1 if e.hidden else 0),
-                "manual_points": WRITTEN_POINTS if e.has_written else 0.0,
-                "hidden": bool(e.hidden),
-                "functions": tests[e.label]["functions"] if e.label in tests else [],
+                "grade_id": f"{e.label}-check" + (f"-{k + 1}" if k else ""),
+                "source": s,
+                "sha256": _sha(s),
             }
-        )
-    student, instructor = _render_statements(student), _render_statements(instructor)
-    locked = _locked_entries(student)
+            for k, s in enumerate(checks)
+        ],
+        "auto_points": CHECK_POINTS * max(len(checks), 1 if e.hidden else 0),
+        "manual_points": WRITTEN_POINTS if e.has_written else 0.0,
+        "hidden": bool(e.hidden),
+        "functions": tests[e.label]["functions"] if e.label in tests else [],
+    }
 
-    def finish(cells, role):
-        meta = copy.deepcopy(nb.get("metadata", {}))
-        meta[MANIFEST_KEY] = {
-            "version": 2,
-            "source": name,
-            "role": role,
-            "exercises": manifest,
-            "locked": locked,
-        }
-        return {
-            "cells": cells,
-            "metadata": meta,
-            "nbformat": 4,
-            "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
-        }
 
-    student_nb, instructor_nb = finish(student, "student"), finish(instructor, "instructor")
-    if tests:
-        instructor_nb["metadata"][MANIFEST_KEY]["tests"] = {"source": name, "labels": sorted(tests)}
-    return student_nb, instructor_nb
+def _released_notebook(nb, cells, role, name, manifest, locked):
+    """One released copy: ``cells`` with ``nb``'s metadata and the manifest under ``role``."""
+    meta = copy.deepcopy(nb.get("metadata", {}))
+    meta[MANIFEST_KEY] = {
+        "version": 2,
+        "source": name,
+        "role": role,
+        "exercises": manifest,
+        "locked": locked,
+    }
+    return {
+        "cells": cells,
+        "metadata": meta,
+        "nbformat": 4,
+        "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
+    }
 
 
 def _render_statements(cells):
