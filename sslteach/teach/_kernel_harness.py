@@ -198,22 +198,12 @@ def _genuine(fn, module, name):
     )
 
 
-def call(user_ns, payload):
-    """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
-
-    Every line it writes starts with the payload's nonce: ``<nonce>V<repr>`` at once for each
-    violation seen while the student's code runs (so that nothing the code does later can
-    take it back), and one final ``<nonce>R<repr>`` with a dict of plain Python values (the
-    grader reads both with :func:`ast.literal_eval`).
-    """
+def _replaced_before_grading(stream):
+    """Messages for the C functions and the stdout the harness relies on that were replaced."""
     import builtins
     import sys
     import time
 
-    req = json.loads(payload)
-    nonce = req["nonce"]
-    stream = sys.stdout
-    write, flush = stream.write, stream.flush
     pre = []
     checks = [
         (sys.setprofile, "sys", "setprofile"),
@@ -229,14 +219,11 @@ def call(user_ns, payload):
             pre.append(f"{mod}.{name} was replaced before grading")
     if type(stream).__module__ != "ipykernel.iostream" or type(stream).__name__ != "OutStream":
         pre.append("sys.stdout was replaced before grading")
-    setprofile, getprofile, clock = sys.setprofile, sys.getprofile, time.perf_counter
+    return pre
 
-    def report(kind, value):
-        write(nonce + kind + repr(value) + "\n")
-        flush()
 
-    for v in pre:
-        report("V", v)
+def _watched(req):
+    """``(forbidden, required, forbidden_files)``: code fingerprints and files to watch for."""
     forbidden, required, forbidden_files = {}, {}, []
     for path in req.get("forbid", []):
         for co in _resolve(path):
@@ -245,6 +232,13 @@ def call(user_ns, payload):
     for path in req.get("require", []):
         for co in _resolve(path):
             required[_fingerprint(co)] = path
+    return forbidden, required, forbidden_files
+
+
+def _blocked_c_functions():
+    """``{id: name}`` of the genuine C functions a graded call must not reach."""
+    import sys
+
     blocked_c = {}
     for mod, names in (
         ("sys", ("setprofile", "settrace", "_getframe", "_current_frames")),
@@ -257,6 +251,41 @@ def call(user_ns, payload):
             fn = getattr(module, name, None)
             if fn is not None and _genuine(fn, mod, name):
                 blocked_c[id(fn)] = f"{mod}.{name}"
+    return blocked_c
+
+
+def _error_line(exc):
+    """``Type: first line of the message`` (at most 300 characters of it)."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300] if text else ''}".rstrip(": ")
+
+
+def call(user_ns, payload):
+    """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
+
+    Every line it writes starts with the payload's nonce: ``<nonce>V<repr>`` at once for each
+    violation seen while the student's code runs (so that nothing the code does later can
+    take it back), and one final ``<nonce>R<repr>`` with a dict of plain Python values (the
+    grader reads both with :func:`ast.literal_eval`).
+    """
+    import sys
+    import time
+
+    req = json.loads(payload)
+    nonce = req["nonce"]
+    stream = sys.stdout
+    write, flush = stream.write, stream.flush
+    pre = _replaced_before_grading(stream)
+    setprofile, getprofile, clock = sys.setprofile, sys.getprofile, time.perf_counter
+
+    def report(kind, value):
+        write(nonce + kind + repr(value) + "\n")
+        flush()
+
+    for v in pre:
+        report("V", v)
+    forbidden, required, forbidden_files = _watched(req)
+    blocked_c = _blocked_c_functions()
     seen, reported, reached = {}, set(), set()
 
     def flag(message):
@@ -307,7 +336,6 @@ def call(user_ns, payload):
             out["seconds"] = best
             out["result"] = encode(result)
         except BaseException as exc:  # the student's error is reported, never raised here
-            text = str(exc).strip().splitlines()
-            out["error"] = f"{type(exc).__name__}: {text[0][:300] if text else ''}".rstrip(": ")
+            out["error"] = _error_line(exc)
     out["required"] = sorted(reached)
     report("R", out)

@@ -568,62 +568,40 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     (1.0, 1.0)
     """
     exercises = parse_exercises(nb)
-    hidden_of = {i: e for e in exercises for i in e.hidden}
     tests = hidden_tests(nb, exercises, name)
-    by_statement = {e.statement: e for e in exercises}
-    in_solution = {i: e for e in exercises for i in e.solution_cells}
-    check_of = {i: e for e in exercises for i in e.checks}
     if not exercises:
         raise ValueError(
             f"{name} has no exercises in the book's format (```{{exercise}} with :label: chN-ex-...)."
         )
+    student, instructor = _release_cells(nb, exercises)
+    manifest = [_manifest_entry(nb, e, tests) for e in exercises]
+    student, instructor = _render_statements(student), _render_statements(instructor)
+    locked = _locked_entries(student)
+    student_nb = _released_notebook(nb, student, "student", name, manifest, locked)
+    instructor_nb = _released_notebook(nb, instructor, "instructor", name, manifest, locked)
+    if tests:
+        instructor_nb["metadata"][MANIFEST_KEY]["tests"] = {"source": name, "labels": sorted(tests)}
+    return student_nb, instructor_nb
 
+
+def _release_cells(nb, exercises):
+    """The student's and the instructor's cells of :func:`release`, before rendering."""
+    hidden_of = {i: e for e in exercises for i in e.hidden}
+    by_statement = {e.statement: e for e in exercises}
+    in_solution = {i: e for e in exercises for i in e.solution_cells}
+    check_of = {i: e for e in exercises for i in e.checks}
     student, instructor = [], []
-    manifest = []
     for i, cell in enumerate(nb["cells"]):
         if i in hidden_of:
             continue  # the grader's: written to the instructor's tests file, in neither copy
         if i in in_solution:
             e = in_solution[i]
-            if i != e.solution_cells[0]:
-                continue  # emitted with the first cell of the block
-            checks = [_src(nb["cells"][j]) for j in e.checks]
-            if e.has_written:
-                gid = f"{e.label}-written"
-                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                student.append(_new_cell("markdown", WRITTEN_STUB, gid, meta))
-                instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
-            for k, j in enumerate(e.code_cells):
-                gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
-                meta = _nbgrader(gid, solution=True)
-                sol = _src(nb["cells"][j])
-                hint = _hint(e.label, sol, checks)  # outside the markers: nbgrader keeps it
-                student.append(_new_cell("code", f"{hint}\n{CODE_STUB}", gid, meta))
-                wrapped = f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
-                instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
+            if i == e.solution_cells[0]:  # the block is emitted with its first cell
+                _add_answer_cells(nb, e, student, instructor)
             continue
         out = _clean(cell)
         if i in by_statement:
-            e = by_statement[i]
-            before, statement, after = _split_statement(_src(cell))
-            if before:
-                plain = _new_cell("markdown", before, f"{e.label}-before", {})
-                student.append(plain)
-                instructor.append(copy.deepcopy(plain))
-            out["source"] = statement
-            out["metadata"]["nbgrader"] = _nbgrader(e.label, locked=True)
-            student.append(out)
-            instructor.append(copy.deepcopy(out))
-            if not e.solution_cells:  # an open exercise: give it a written answer cell
-                gid = f"{e.label}-written"
-                meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
-                stub = _new_cell("markdown", WRITTEN_STUB, gid, meta)
-                student.append(stub)
-                instructor.append(copy.deepcopy(stub))
-            if after:  # text that shares the cell (a Summary after the last exercise)
-                plain = _new_cell("markdown", after, f"{e.label}-after", {})
-                student.append(plain)
-                instructor.append(copy.deepcopy(plain))
+            _add_statement_cells(by_statement[i], out, _src(cell), student, instructor)
             continue
         if i in check_of:
             e = check_of[i]
@@ -637,49 +615,86 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
             out["metadata"]["nbgrader"] = _nbgrader(gid, locked=True)
         student.append(out)
         instructor.append(copy.deepcopy(out))
+    return student, instructor
 
-    for e in exercises:
-        checks = [_src(nb["cells"][j]) for j in e.checks]
-        manifest.append(
+
+def _add_answer_cells(nb, e, student, instructor):
+    """Append exercise ``e``'s answer cells (written, then one per solution code cell)."""
+    checks = [_src(nb["cells"][j]) for j in e.checks]
+    if e.has_written:
+        gid = f"{e.label}-written"
+        meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+        student.append(_new_cell("markdown", WRITTEN_STUB, gid, meta))
+        instructor.append(_new_cell("markdown", e.written.strip(), f"{gid}", copy.deepcopy(meta)))
+    for k, j in enumerate(e.code_cells):
+        gid = f"{e.label}-code" + (f"-{k + 1}" if k else "")
+        meta = _nbgrader(gid, solution=True)
+        sol = _src(nb["cells"][j])
+        hint = _hint(e.label, sol, checks)  # outside the markers: nbgrader keeps it
+        student.append(_new_cell("code", f"{hint}\n{CODE_STUB}", gid, meta))
+        wrapped = f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION"
+        instructor.append(_new_cell("code", wrapped, gid, copy.deepcopy(meta)))
+
+
+def _add_statement_cells(e, out, source, student, instructor):
+    """Append exercise ``e``'s locked statement ``out`` (cleaned) with its plain neighbours."""
+    before, statement, after = _split_statement(source)
+    if before:
+        plain = _new_cell("markdown", before, f"{e.label}-before", {})
+        student.append(plain)
+        instructor.append(copy.deepcopy(plain))
+    out["source"] = statement
+    out["metadata"]["nbgrader"] = _nbgrader(e.label, locked=True)
+    student.append(out)
+    instructor.append(copy.deepcopy(out))
+    if not e.solution_cells:  # an open exercise: give it a written answer cell
+        gid = f"{e.label}-written"
+        meta = _nbgrader(gid, solution=True, grade=True, points=WRITTEN_POINTS)
+        stub = _new_cell("markdown", WRITTEN_STUB, gid, meta)
+        student.append(stub)
+        instructor.append(copy.deepcopy(stub))
+    if after:  # text that shares the cell (a Summary after the last exercise)
+        plain = _new_cell("markdown", after, f"{e.label}-after", {})
+        student.append(plain)
+        instructor.append(copy.deepcopy(plain))
+
+
+def _manifest_entry(nb, e, tests):
+    """Exercise ``e``'s entry in the release manifest (its checks, points and functions)."""
+    checks = [_src(nb["cells"][j]) for j in e.checks]
+    return {
+        "label": e.label,
+        "checks": [
             {
-                "label": e.label,
-                "checks": [
-                    {
-                        "grade_id": f"{e.label}-check" + (f"-{k + 1}" if k else ""),
-                        "source": s,
-                        "sha256": _sha(s),
-                    }
-                    for k, s in enumerate(checks)
-                ],
-                "auto_points": CHECK_POINTS * max(len(checks), 1 if e.hidden else 0),
-                "manual_points": WRITTEN_POINTS if e.has_written else 0.0,
-                "hidden": bool(e.hidden),
-                "functions": tests[e.label]["functions"] if e.label in tests else [],
+                "grade_id": f"{e.label}-check" + (f"-{k + 1}" if k else ""),
+                "source": s,
+                "sha256": _sha(s),
             }
-        )
-    student, instructor = _render_statements(student), _render_statements(instructor)
-    locked = _locked_entries(student)
+            for k, s in enumerate(checks)
+        ],
+        "auto_points": CHECK_POINTS * max(len(checks), 1 if e.hidden else 0),
+        "manual_points": WRITTEN_POINTS if e.has_written else 0.0,
+        "hidden": bool(e.hidden),
+        "functions": tests[e.label]["functions"] if e.label in tests else [],
+    }
 
-    def finish(cells, role):
-        meta = copy.deepcopy(nb.get("metadata", {}))
-        meta[MANIFEST_KEY] = {
-            "version": 2,
-            "source": name,
-            "role": role,
-            "exercises": manifest,
-            "locked": locked,
-        }
-        return {
-            "cells": cells,
-            "metadata": meta,
-            "nbformat": 4,
-            "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
-        }
 
-    student_nb, instructor_nb = finish(student, "student"), finish(instructor, "instructor")
-    if tests:
-        instructor_nb["metadata"][MANIFEST_KEY]["tests"] = {"source": name, "labels": sorted(tests)}
-    return student_nb, instructor_nb
+def _released_notebook(nb, cells, role, name, manifest, locked):
+    """One released copy: ``cells`` with ``nb``'s metadata and the manifest under ``role``."""
+    meta = copy.deepcopy(nb.get("metadata", {}))
+    meta[MANIFEST_KEY] = {
+        "version": 2,
+        "source": name,
+        "role": role,
+        "exercises": manifest,
+        "locked": locked,
+    }
+    return {
+        "cells": cells,
+        "metadata": meta,
+        "nbformat": 4,
+        "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
+    }
 
 
 def _render_statements(cells):
@@ -1252,128 +1267,149 @@ class Grader:
             )
         else:  # no hidden test at all (a notebook without them): every cell in order, checks included
             cells = _all_cells(nb, manifest, restored)
-        results = []
         answer_errors: dict[str, str] = {}
         check_status: dict[str, tuple[str, str]] = {}
-        auto_status: dict[str, tuple[bool, str, str]] = {}
         kernel = None
         needs_kernel = bool(specs) or bool(legacy)
-        dead = ""
         try:
             if needs_kernel:
                 kernel = self._kernel(self.sandbox)
-            for cell in cells if kernel else []:
-                if dead:
-                    if cell["role"] == "check":
-                        check_status[cell["grade_id"]] = ("not run", dead)
-                    continue
-                r = kernel.run(cell["source"], self.timeout)
-                if cell["role"] == "check":
-                    if r.status == "ok":
-                        check_status[cell["grade_id"]] = ("passed", "")
-                    elif r.status == "dead":
-                        check_status[cell["grade_id"]] = (
-                            "error",
-                            "the kernel died (the cell crashed Python)",
-                        )
-                    elif r.error.startswith("AssertionError"):
-                        check_status[cell["grade_id"]] = ("failed", r.error)
-                    else:
-                        check_status[cell["grade_id"]] = (r.status, r.error)
-                if r.status == "dead":
-                    dead = dead or f"the kernel died at cell {cell['index']}"
-                    if cell["role"] == "answer":
-                        answer_errors[cell["grade_id"]] = "the kernel died (the cell crashed Python)"
-                    continue
-                if r.status != "ok" and cell["role"] != "check":
-                    if cell["role"] == "answer":
-                        answer_errors[cell["grade_id"]] = r.error
-                    else:
-                        problems.append(f"cell {cell['index']}: {r.status}: {r.error}")
-            for ex in legacy:  # exercises without a hidden test: their check cells, as before
-                for chk in ex["checks"]:
-                    if chk["grade_id"] in check_status:
-                        continue
-                    if dead:
-                        check_status[chk["grade_id"]] = ("not run", dead)
-                        continue
-                    r = kernel.run(chk["source"], self.timeout)
-                    if r.status == "ok":
-                        check_status[chk["grade_id"]] = ("passed", "")
-                    elif r.status == "dead":
-                        dead = f"the kernel died at {chk['grade_id']}"
-                        check_status[chk["grade_id"]] = ("error", "the kernel died (the cell crashed Python)")
-                    elif r.error.startswith("AssertionError"):
-                        check_status[chk["grade_id"]] = ("failed", r.error)
-                    else:
-                        check_status[chk["grade_id"]] = (r.status, r.error)
-            from .hidden import judge
-
-            for label, spec in (specs or {}).items():
-                if label in broken:
-                    continue
-                if dead:
-                    auto_status[label] = (False, "not run", dead)
-                    continue
-                ok, message = judge(kernel, spec, refs[label], min(self.timeout, 120.0))
-                if not kernel.km.is_alive():
-                    dead = "the kernel died during the hidden tests"
-                auto_status[label] = (
-                    ok,
-                    "passed" if ok else ("timeout" if "Timeout" in message else "failed"),
-                    message,
-                )
+            dead = self._run_cells(kernel, cells if kernel else [], problems, answer_errors, check_status)
+            dead = self._run_legacy_checks(kernel, legacy, check_status, dead)
+            auto_status = self._run_hidden_tests(kernel, specs, refs, broken, dead)
         finally:
             if kernel is not None:
                 kernel.close()
-
-        cells_by_gid = {}
-        for cell in nb.cells:
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if gid:
-                cells_by_gid.setdefault(gid, cell)
-        for ex in manifest["exercises"]:
-            label = ex["label"]
-            answers = "; ".join(
-                f"your answer cell: {answer_errors[g]}"
-                for g in sorted(answer_errors)
-                if g == f"{label}-code" or g.startswith(f"{label}-code-")
-            )
-            if ex["auto_points"]:
-                if label in broken:
-                    ok, status, points, message = False, "tampered", 0.0, broken[label]
-                elif ex.get("hidden"):
-                    ok, status, message = auto_status.get(label, (False, "error", "not graded"))
-                    points = ex["auto_points"] if ok else 0.0
-                else:
-                    statuses, messages = [], []
-                    for chk in ex["checks"]:
-                        st, msg = check_status.get(
-                            chk["grade_id"], ("not run", "the check cell was not executed")
-                        )
-                        statuses.append(st)
-                        if msg:
-                            messages.append(msg)
-                    ok = all(st == "passed" for st in statuses)
-                    status = "passed" if ok else next(st for st in statuses if st != "passed")
-                    points, message = (ex["auto_points"] if ok else 0.0), "; ".join(messages)
-                if not ok and answers:
-                    message = "; ".join(m for m in (message, answers) if m)
-                results.append(ExerciseResult(label, "auto", status, points, ex["auto_points"], message))
-            if ex["manual_points"]:
-                cell = cells_by_gid.get(f"{label}-written")
-                if cell is None:
-                    status, points, message = "missing", 0.0, "the written answer cell was deleted"
-                elif _untouched(cell.source):
-                    status, points, message = (
-                        "unanswered",
-                        0.0,
-                        "the written answer is empty or the placeholder",
-                    )
-                else:
-                    status, points, message = "manual", None, "graded by hand"
-                results.append(ExerciseResult(label, "manual", status, points, ex["manual_points"], message))
+        results = _exercise_results(nb, manifest, broken, answer_errors, check_status, auto_status)
         return GradeReport(name, results, problems)
+
+    def _run_cells(self, kernel, cells, problems, answer_errors, check_status):
+        """Run the planned cells; record check verdicts, answer errors and problems.
+
+        Returns the reason the kernel died ("" while it lives).
+        """
+        dead = ""
+        for cell in cells:
+            if dead:
+                if cell["role"] == "check":
+                    check_status[cell["grade_id"]] = ("not run", dead)
+                continue
+            r = kernel.run(cell["source"], self.timeout)
+            if cell["role"] == "check":
+                check_status[cell["grade_id"]] = _check_verdict(r)
+            if r.status == "dead":
+                dead = dead or f"the kernel died at cell {cell['index']}"
+                if cell["role"] == "answer":
+                    answer_errors[cell["grade_id"]] = "the kernel died (the cell crashed Python)"
+                continue
+            if r.status != "ok" and cell["role"] != "check":
+                if cell["role"] == "answer":
+                    answer_errors[cell["grade_id"]] = r.error
+                else:
+                    problems.append(f"cell {cell['index']}: {r.status}: {r.error}")
+        return dead
+
+    def _run_legacy_checks(self, kernel, legacy, check_status, dead):
+        """Run the check cells of exercises without a hidden test that have not run yet."""
+        for ex in legacy:
+            for chk in ex["checks"]:
+                if chk["grade_id"] in check_status:
+                    continue
+                if dead:
+                    check_status[chk["grade_id"]] = ("not run", dead)
+                    continue
+                r = kernel.run(chk["source"], self.timeout)
+                if r.status == "dead":
+                    dead = f"the kernel died at {chk['grade_id']}"
+                check_status[chk["grade_id"]] = _check_verdict(r)
+        return dead
+
+    def _run_hidden_tests(self, kernel, specs, refs, broken, dead):
+        """``{label: (ok, status, message)}`` of the hidden tests of the untampered exercises."""
+        from .hidden import judge
+
+        auto_status: dict[str, tuple[bool, str, str]] = {}
+        for label, spec in (specs or {}).items():
+            if label in broken:
+                continue
+            if dead:
+                auto_status[label] = (False, "not run", dead)
+                continue
+            ok, message = judge(kernel, spec, refs[label], min(self.timeout, 120.0))
+            if not kernel.km.is_alive():
+                dead = "the kernel died during the hidden tests"
+            auto_status[label] = (
+                ok,
+                "passed" if ok else ("timeout" if "Timeout" in message else "failed"),
+                message,
+            )
+        return auto_status
+
+
+def _check_verdict(r):
+    """``(status, message)`` of a check cell from its run result ``r``."""
+    if r.status == "ok":
+        return ("passed", "")
+    if r.status == "dead":
+        return ("error", "the kernel died (the cell crashed Python)")
+    if r.error.startswith("AssertionError"):
+        return ("failed", r.error)
+    return (r.status, r.error)
+
+
+def _exercise_results(nb, manifest, broken, answer_errors, check_status, auto_status):
+    """The :class:`ExerciseResult` rows of a graded submission, in the manifest's order."""
+    cells_by_gid = {}
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid:
+            cells_by_gid.setdefault(gid, cell)
+    results = []
+    for ex in manifest["exercises"]:
+        if ex["auto_points"]:
+            results.append(_auto_result(ex, broken, answer_errors, check_status, auto_status))
+        if ex["manual_points"]:
+            results.append(_manual_result(ex, cells_by_gid.get(f"{ex['label']}-written")))
+    return results
+
+
+def _auto_result(ex, broken, answer_errors, check_status, auto_status):
+    """The autograded row of exercise ``ex`` (tampered, hidden test, or its check cells)."""
+    label = ex["label"]
+    answers = "; ".join(
+        f"your answer cell: {answer_errors[g]}"
+        for g in sorted(answer_errors)
+        if g == f"{label}-code" or g.startswith(f"{label}-code-")
+    )
+    if label in broken:
+        ok, status, points, message = False, "tampered", 0.0, broken[label]
+    elif ex.get("hidden"):
+        ok, status, message = auto_status.get(label, (False, "error", "not graded"))
+        points = ex["auto_points"] if ok else 0.0
+    else:
+        statuses, messages = [], []
+        for chk in ex["checks"]:
+            st, msg = check_status.get(chk["grade_id"], ("not run", "the check cell was not executed"))
+            statuses.append(st)
+            if msg:
+                messages.append(msg)
+        ok = all(st == "passed" for st in statuses)
+        status = "passed" if ok else next(st for st in statuses if st != "passed")
+        points, message = (ex["auto_points"] if ok else 0.0), "; ".join(messages)
+    if not ok and answers:
+        message = "; ".join(m for m in (message, answers) if m)
+    return ExerciseResult(label, "auto", status, points, ex["auto_points"], message)
+
+
+def _manual_result(ex, cell):
+    """The hand-graded row of exercise ``ex`` from its written answer ``cell`` (None if deleted)."""
+    if cell is None:
+        status, points, message = "missing", 0.0, "the written answer cell was deleted"
+    elif _untouched(cell.source):
+        status, points, message = "unanswered", 0.0, "the written answer is empty or the placeholder"
+    else:
+        status, points, message = "manual", None, "graded by hand"
+    return ExerciseResult(ex["label"], "manual", status, points, ex["manual_points"], message)
 
 
 def _integrity(nb, ref, manifest):
@@ -1772,6 +1808,30 @@ def main(argv=None) -> int:
     >>> print(printed.split(",")[0])
     TMP/ch.ipynb: 1 exercises -> TMP/hw/student/ch.ipynb (student)
     """
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "release":
+            _release_all(args.notebooks, args.out)
+            return 0
+        reports = _grade_all(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(format_table(reports))
+    if args.csv:
+        write_csv(reports, args.csv)
+    if args.json:
+        write_json(reports, args.json)
+    unreadable = [r.submission for r in reports if not r.readable]
+    if unreadable:  # a grading script must be able to tell
+        names = ", ".join(unreadable)
+        print(f"error: {len(unreadable)} submission(s) could not be read: {names}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The argument parser of :func:`main` (commands ``release`` and ``grade``)."""
     parser = argparse.ArgumentParser(
         prog="python -m sslteach.assignments",
         description="Release student notebooks from the book's chapters and grade submissions.",
@@ -1782,6 +1842,12 @@ def main(argv=None) -> int:
     rel.add_argument(
         "--out", required=True, type=Path, help="output directory (student/ and instructor/ inside)"
     )
+    _add_grade_parser(sub)
+    return parser
+
+
+def _add_grade_parser(sub) -> None:
+    """Add the ``grade`` command and its options to the subparsers ``sub``."""
     gr = sub.add_parser(
         "grade",
         help="execute submissions and grade their exercises",
@@ -1834,46 +1900,35 @@ def main(argv=None) -> int:
         default=DEFAULT_MEMORY / 2**30,
         help=f"GiB of address space per submission kernel (default {DEFAULT_MEMORY / 2**30:g})",
     )
-    args = parser.parse_args(argv)
 
-    try:
-        if args.command == "release":
-            for nb in args.notebooks:
-                s, i = release_notebook(nb, args.out)
-                n = len(parse_exercises(json.loads(nb.read_text(encoding="utf-8"))))
-                print(f"{nb}: {n} exercises -> {s} (student), {i} (instructor)")
-            return 0
-        if not args.timeout > 0:
-            raise ValueError("--timeout must be a positive number of seconds.")
-        if args.reference is not None and not args.reference.is_file():
-            raise ValueError(f"--reference {args.reference} does not exist or is not a file.")
-        if args.jobs < 1:
-            raise ValueError("--jobs must be at least 1.")
-        grader = Grader(
-            reference=args.reference,
-            instructor=args.instructor,
-            timeout=args.timeout,
-            sandbox=not args.no_sandbox,
-            seed=args.seed,
-            memory=int(args.memory * 2**30),
-        )
-        pairs = list(zip(args.submissions, submission_names(args.submissions), strict=True))
-        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            reports = list(pool.map(lambda pn: grader.grade(pn[0], name=pn[1]), pairs))
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(format_table(reports))
-    if args.csv:
-        write_csv(reports, args.csv)
-    if args.json:
-        write_json(reports, args.json)
-    unreadable = [r.submission for r in reports if not r.readable]
-    if unreadable:  # a grading script must be able to tell
-        names = ", ".join(unreadable)
-        print(f"error: {len(unreadable)} submission(s) could not be read: {names}", file=sys.stderr)
-        return 1
-    return 0
+
+def _release_all(notebooks, out) -> None:
+    """Release each notebook into ``out`` and print one line per notebook."""
+    for nb in notebooks:
+        s, i = release_notebook(nb, out)
+        n = len(parse_exercises(json.loads(nb.read_text(encoding="utf-8"))))
+        print(f"{nb}: {n} exercises -> {s} (student), {i} (instructor)")
+
+
+def _grade_all(args) -> list[GradeReport]:
+    """Check the ``grade`` options and grade every submission (``--jobs`` at once)."""
+    if not args.timeout > 0:
+        raise ValueError("--timeout must be a positive number of seconds.")
+    if args.reference is not None and not args.reference.is_file():
+        raise ValueError(f"--reference {args.reference} does not exist or is not a file.")
+    if args.jobs < 1:
+        raise ValueError("--jobs must be at least 1.")
+    grader = Grader(
+        reference=args.reference,
+        instructor=args.instructor,
+        timeout=args.timeout,
+        sandbox=not args.no_sandbox,
+        seed=args.seed,
+        memory=int(args.memory * 2**30),
+    )
+    pairs = list(zip(args.submissions, submission_names(args.submissions), strict=True))
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return list(pool.map(lambda pn: grader.grade(pn[0], name=pn[1]), pairs))
 
 
 if __name__ == "__main__":
