@@ -982,6 +982,7 @@ class GradeReport:
     exercises: list[ExerciseResult]
     problems: list[str]
     readable: bool = True  # False: the file is missing, a directory, or not a notebook
+    seed: int | None = None  # the hidden tests' seed (grade --seed reproduces the inputs)
 
     @property
     def score(self) -> float:
@@ -1024,7 +1025,8 @@ class GradeReport:
         -------
         report : dict
             Keys ``submission``, ``score``, ``max_autograded``, ``exercises`` (each result as a
-            dict), ``problems`` and ``readable``.
+            dict), ``problems``, ``readable`` and ``seed`` (of the hidden tests' inputs, None
+            without hidden tests; ``grade --seed`` draws the same inputs again).
         """
         return {
             "submission": self.submission,
@@ -1033,6 +1035,7 @@ class GradeReport:
             "exercises": [asdict(r) for r in self.exercises],
             "problems": self.problems,
             "readable": self.readable,
+            "seed": self.seed,
         }
 
 
@@ -1281,7 +1284,7 @@ class Grader:
             if kernel is not None:
                 kernel.close()
         results = _exercise_results(nb, manifest, broken, answer_errors, check_status, auto_status)
-        return GradeReport(name, results, problems)
+        return GradeReport(name, results, problems, seed=self.seed if specs else None)
 
     def _run_cells(self, kernel, cells, problems, answer_errors, check_status):
         """Run the planned cells; record check verdicts, answer errors and problems.
@@ -1708,7 +1711,8 @@ def format_table(reports: list[GradeReport]) -> str:
     """A plain-text table: one row per exercise and kind, a total per submission."""
     lines = []
     for rep in reports:
-        lines.append(f"{rep.submission}: {rep.score:g} / {rep.max_auto:g} autograded points")
+        seed = "" if rep.seed is None else f" (hidden tests' seed {rep.seed}: grade --seed {rep.seed} redraws them)"
+        lines.append(f"{rep.submission}: {rep.score:g} / {rep.max_auto:g} autograded points{seed}")
         width = max([len(r.label) for r in rep.exercises] + [8])
         sw = max([len(r.status) for r in rep.exercises] + [8])
         lines.append(f"  {'exercise':<{width}}  {'kind':<6}  {'status':<{sw}}  {'points':>9}  message")
