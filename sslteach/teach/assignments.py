@@ -1711,7 +1711,7 @@ def format_table(reports: list[GradeReport]) -> str:
     """A plain-text table: one row per exercise and kind, a total per submission."""
     lines = []
     for rep in reports:
-        seed = "" if rep.seed is None else f" (hidden tests' seed {rep.seed}: grade --seed {rep.seed} redraws them)"
+        seed = "" if rep.seed is None else f" (hidden tests' seed {rep.seed}: --seed {rep.seed} redraws them)"
         lines.append(f"{rep.submission}: {rep.score:g} / {rep.max_auto:g} autograded points{seed}")
         width = max([len(r.label) for r in rep.exercises] + [8])
         sw = max([len(r.status) for r in rep.exercises] + [8])
