@@ -45,14 +45,6 @@ def pytest_configure(config):
     config._sslteach_audit = [log, 0]
 
 
-def pytest_collection_modifyitems(config, items):
-    """Keep each notebook's cells on one xdist worker (they share one kernel, in order): a group
-    per notebook for ``--dist loadgroup``; every other test is spread on its own."""
-    for item in items:
-        if type(item).__name__ == "IPyNbCell":
-            item.add_marker(pytest.mark.xdist_group(name=str(item.path)))
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
