@@ -1564,8 +1564,8 @@ def grade_notebook(
     and compares the values, brought back as JSON and ``.npy`` bytes, with the instructor
     solution's values computed in a separate clean kernel (:mod:`sslteach.teach.hidden`):
 
-    .. math:: \mathtt{points} = \begin{cases}\mathtt{auto\_points} & \text{every hidden call
-       returned the reference's value, reached no forbidden function and met the stated
+    .. math:: \mathtt{points} = \begin{cases}\mathtt{auto\_points} & \text{if every hidden call returned
+       the reference's value,}\\ & \text{reached no forbidden function}\\ & \text{and met the stated
        cost,}\\ 0 & \text{otherwise.}\end{cases}
 
     An exercise whose locked cell (statement or check) is missing, duplicated or edited
