@@ -83,6 +83,22 @@ def test_ksc_rows_use_the_papers_sigma2(data):
             assert np.array_equal(got, want.transduction_), f"LapSVM differs at s={s}, gamma_A={gamma_A}"
 
 
+def test_lapsvm_gamma_grid_equals_the_estimator(data):
+    """The gamma_I grid's cached path (kernel, graph and LU of S once per set) gives LapSVM.fit's labels."""
+    cache, _, labels = data
+    for y, p in itertools.product(labels, METHODS["LapSVM (gamma_I grid)"].grid):
+        s2 = 2 * p["s"] * cache.median_sq_distance
+        want = LapSVM(sigma2=s2, gamma_A=p["gamma_A"], gamma_I=p["gamma_I"], n_neighbors=6).fit(cache.X, y)
+        got = METHODS["LapSVM (gamma_I grid)"].transduce(cache, p, y)
+        assert np.array_equal(got, want.transduction_), f"LapSVM (gamma_I grid) differs at {p}"
+
+
+def test_lapsvm_factor_refuses_a_singular_system(data):
+    cache, _, _ = data
+    with pytest.raises(ValueError, match="ill-conditioned"):
+        compare.lapsvm_factor(cache, 1.0, 1e-300, 1e6)
+
+
 def test_every_method_labels_every_point(data):
     cache, _, labels = data
     for m, y in itertools.product(METHODS.values(), labels):

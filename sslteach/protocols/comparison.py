@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.stats
 from sklearn.model_selection import KFold, StratifiedKFold
@@ -48,7 +49,7 @@ from .._validation import check_data, check_int, check_labels, check_positive
 from ..cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
 from ..graphs import knn_graph
 from ..kernels import center_kernel, normalize_kernel, rbf_kernel, squared_distances
-from ..ksc import LapSVM, SemiSupervisedKSC
+from ..ksc import RCOND_LIMIT, LapSVM, SemiSupervisedKSC, _knn_laplacian, _svm_bias, ksc_kernel
 from ..relaxation import fiedler_vector, threshold_sweep, top_eigenvector
 from ..spectral_kernels import laplacian_eigenpairs, solve_tsk, tsk_scores
 
@@ -266,6 +267,71 @@ def _lapsvm(cache, p, y):
     return est.fit(cache.X, y).transduction_
 
 
+def lapsvm_factor(cache, s, gamma_A, gamma_I, n_neighbors=6):
+    r"""LapSVM's label-independent work on a set, cached: the kernel, the k-NN Laplacian and the
+    LU factors of :math:`S = 2\gamma_AI + 2\frac{\gamma_I}{n^2}LK` (the :math:`O(n^3)` step).
+
+    The same LAPACK calls, in the same order, as :class:`sslteach.ksc.LapSVM` ``.fit``, so a run
+    from these factors gives the estimator's answer (``tests/test_compare.py``); a singular or
+    ill-conditioned S is refused with the estimator's ValueError.
+    """
+    sigma2 = 2 * s * cache.median_sq_distance
+    K = cache.get(("ksc_kernel", s), lambda: ksc_kernel(cache.X, sigma2=sigma2))
+    L = cache.get(("knn_laplacian", n_neighbors), lambda: _knn_laplacian(cache.X, n_neighbors))
+
+    def compute():
+        n = K.shape[0]
+        S = (2.0 * gamma_I / n**2) * (L @ K)
+        S.flat[:: n + 1] += 2.0 * gamma_A
+        lu, piv, info = scipy.linalg.lapack.dgetrf(S)
+        rcond = (
+            scipy.linalg.lapack.dgecon(lu, np.abs(S).sum(axis=0).max(), norm="1")[0] if info == 0 else 0.0
+        )
+        if info != 0 or not rcond >= RCOND_LIMIT:
+            raise ValueError(
+                f"LapSVM's system is singular or ill-conditioned for gamma_A = {gamma_A:g}, "
+                f"gamma_I = {gamma_I:g}: use a larger gamma_A or a smaller gamma_I."
+            )
+        return lu, piv
+
+    lu, piv = cache.get(("lapsvm_lu", s, gamma_A, gamma_I, n_neighbors), compute)
+    return K, lu, piv
+
+
+def lapsvm_from_factor(K, lu, piv, y):
+    """LapSVM's transduction (labels 0/1) from :func:`lapsvm_factor`: the dual QP in the l
+    labelled variables, as in :class:`sslteach.ksc.LapSVM` (``O(n^2 l)`` for the l solves)."""
+    import cvxpy as cp
+
+    lab, yl01 = _labelled(y)
+    yl = np.where(yl01 == 1, 1.0, -1.0)
+    n, l_ = K.shape[0], lab.size
+    JY = np.zeros((n, l_))
+    JY[lab, np.arange(l_)] = yl
+    G = scipy.linalg.lapack.dgetrs(lu, piv, JY)[0]
+    Q = K[lab] @ G * yl[:, None]
+    Q = (Q + Q.T) / 2.0
+    beta = cp.Variable(l_)
+    prob = cp.Problem(
+        cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
+        [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
+    )
+    prob.solve(solver="CLARABEL")
+    if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
+        raise ValueError(f"The LapSVM dual QP ended with status {prob.status!r}.")
+    bt = np.clip(np.asarray(beta.value).ravel(), 0.0, 1.0 / l_)
+    alpha = G @ bt
+    b = _svm_bias(K[lab] @ alpha, yl, bt, 1.0 / l_)
+    return ((K @ alpha + b) >= 0).astype(np.int64)
+
+
+def _lapsvm_gamma_grid(cache, p, y):
+    # LapSVM(sigma2=2 s m, gamma_A, gamma_I, n_neighbors=6).fit(X, y).transduction_, with the
+    # kernel, graph and LU of S cached per set (the labels enter only the l x l dual QP)
+    K, lu, piv = lapsvm_factor(cache, p["s"], p["gamma_A"], p["gamma_I"])
+    return lapsvm_from_factor(K, lu, piv, y)
+
+
 def _grid(**axes):
     """The product of the axes, first axis slowest, as a tuple of dicts."""
     grids = [{}]
@@ -317,6 +383,13 @@ METHODS = {
         Method("Semi-KSC", "4", _grid(s=(0.1, 0.5, 1.0), rho=(0.1, 1.0)), _semi_ksc, "gamma = 1"),
         Method(
             "LapSVM", "4", _grid(s=(0.5, 2.0, 4.0), gamma_A=(1e-4, 1e-2)), _lapsvm, "gamma_I = 1, 6-NN graph"
+        ),
+        Method(
+            "LapSVM (gamma_I grid)",
+            "4",
+            _grid(s=(0.5, 2.0), gamma_A=(1e-4,), gamma_I=(1.0, 100.0, 1e4)),
+            _lapsvm_gamma_grid,
+            "gamma_A = 1e-4, 6-NN graph",
         ),
     ]
 }
