@@ -57,7 +57,8 @@ def long_lines(path, exercises, limit=MAX):
             continue
         src = cell["source"]
         src = "".join(src) if isinstance(src, list) else src
-        out += [(cell.get("id"), i, len(line)) for i, line in enumerate(src.split("\n"), 1) if len(line) > limit]
+        lines = enumerate(src.split("\n"), 1)
+        out += [(cell.get("id"), i, len(line)) for i, line in lines if len(line) > limit]
     return out
 
 
@@ -69,7 +70,8 @@ def params(xfail):
 @pytest.mark.parametrize("path", params(PAGE_XFAIL))
 def test_code_lines_fit_the_page(path):
     bad = long_lines(path, exercises=False)
-    assert not bad, f"{path.name}: {len(bad)} code lines over {MAX} characters (cell, line, length): {bad[:8]}"
+    assert not bad, f"{path.name}: {len(bad)} code lines over {MAX} characters (cell, line, length): " \
+                    f"{bad[:8]}"
 
 
 @pytest.mark.parametrize("path", params(EXERCISE_XFAIL))
