@@ -96,7 +96,7 @@ def test_lapsvm_gamma_grid_equals_the_estimator(data):
 def test_lapsvm_factor_refuses_a_singular_system(data):
     cache, _, _ = data
     with pytest.raises(ValueError, match="ill-conditioned"):
-        compare.lapsvm_factor(cache, 1.0, 1e-300, 1e6)
+        compare._lapsvm_factor(cache, 1.0, 1e-300, 1e6)
 
 
 def test_every_method_labels_every_point(data):

@@ -112,17 +112,44 @@ def test_majority_rows_recomputed_from_the_data(comparison, name):
 
 
 def test_scaling_results():
+    """scaling.json (scripts/scaling_ch5.py): per-component CPU times that add up to each run,
+    every stop explained by a rule whose arithmetic holds on the stored numbers, and slopes
+    recomputed over windows that never straddle the eigensolver switch."""
     S = json.loads((RESULTS / "scaling.json").read_text())
-    timed = [m for m in S["runs"] if m != "majority (labelled)"]
-    for m in timed:
-        r = S["runs"][m]
-        assert len(r["n"]) >= 3 and r["n"] == sorted(r["n"]), f"{m}: fewer than three sizes"
-        assert len(r["seconds"]) == len(r["n"]) and min(r["seconds"]) >= 0
-        # the slope recomputed from the stored times (the rule of scripts/scaling_ch5.py)
-        n, t = np.array(r["n"], float), np.array(r["seconds"])
-        keep = t >= 0.01
-        n, t = n[keep][-4:], t[keep][-4:]
-        if n.size >= 3:
-            assert S["slopes"][m] == pytest.approx(np.polyfit(np.log(n), np.log(t), 1)[0])
+    rules = S["rules"]
+    sizes = sorted({n for r in S["runs"].values() for n in r["n"]})
+    for m, r in S["runs"].items():
+        n, cpu = r["n"], r["cpu_seconds"]
+        assert len(n) >= 3 and n == sorted(n), f"{m}: fewer than three sizes"
+        assert len(cpu) == len(n) == len(r["peak_mb"]) == len(r["wall_seconds"])
+        total = np.sum([v for v in r["components"].values()], axis=0)
+        assert all(len(v) == len(n) for v in r["components"].values())
+        # the components (the rest as "other") add up to the run's CPU time
+        assert total == pytest.approx(cpu, rel=1e-6, abs=1e-6), f"{m}: components do not add up"
+        assert min(min(v) for v in r["components"].values()) >= 0
+        stop = r["stopped"]
+        if stop is None:
+            assert n[-1] == sizes[-1], f"{m}: stopped before the largest size without a reason"
+            continue
+        nxt = sizes[sizes.index(n[-1]) + 1] if n[-1] != sizes[-1] else None
+        ratio = nxt / n[-1] if nxt else None
+        if stop.startswith("memory rule"):
+            assert r["peak_mb"][-1] * ratio**2 / 1024 > rules["mem_gb"], f"{m}: {stop}"
+        elif stop.startswith("time rule"):
+            p = S["stated"][m]["exponent"]
+            assert cpu[-1] * ratio**p > rules["cap_cpu_seconds"], f"{m}: {stop}"
+            assert r["peak_mb"][-1] * ratio**2 / 1024 <= rules["mem_gb"]
         else:
-            assert S["slopes"][m] is None
+            assert any(k in stop for k in ("CPU limit", "killed after", "CPU seconds")), stop
+    for m, windows in S["windows"].items():
+        n = np.array(S["runs"][m]["n"], float)
+        t = np.array(S["runs"][m]["cpu_seconds"])
+        for w in windows:
+            i = int(np.flatnonzero(n == w["sizes"][0])[0])
+            nn, tt = n[i : i + 3], t[i : i + 3]
+            assert nn[-1] == w["sizes"][1] and np.all(tt >= 0.05)
+            assert w["slope"] == pytest.approx(np.polyfit(np.log(nn), np.log(tt), 1)[0])
+            if m in S["eigen_switch"]:
+                assert np.all(nn <= S["switch_n"]) or np.all(nn > S["switch_n"]), (
+                    f"{m}: a window straddles the eigensolver switch"
+                )

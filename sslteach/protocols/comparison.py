@@ -267,7 +267,7 @@ def _lapsvm(cache, p, y):
     return est.fit(cache.X, y).transduction_
 
 
-def lapsvm_factor(cache, s, gamma_A, gamma_I, n_neighbors=6):
+def _lapsvm_factor(cache, s, gamma_A, gamma_I, n_neighbors=6):
     r"""LapSVM's label-independent work on a set, cached: the kernel, the k-NN Laplacian and the
     LU factors of :math:`S = 2\gamma_AI + 2\frac{\gamma_I}{n^2}LK` (the :math:`O(n^3)` step).
 
@@ -298,8 +298,8 @@ def lapsvm_factor(cache, s, gamma_A, gamma_I, n_neighbors=6):
     return K, lu, piv
 
 
-def lapsvm_from_factor(K, lu, piv, y):
-    """LapSVM's transduction (labels 0/1) from :func:`lapsvm_factor`: the dual QP in the l
+def _lapsvm_from_factor(K, lu, piv, y):
+    """LapSVM's transduction (labels 0/1) from :func:`_lapsvm_factor`: the dual QP in the l
     labelled variables, as in :class:`sslteach.ksc.LapSVM` (``O(n^2 l)`` for the l solves)."""
     import cvxpy as cp
 
@@ -328,8 +328,8 @@ def lapsvm_from_factor(K, lu, piv, y):
 def _lapsvm_gamma_grid(cache, p, y):
     # LapSVM(sigma2=2 s m, gamma_A, gamma_I, n_neighbors=6).fit(X, y).transduction_, with the
     # kernel, graph and LU of S cached per set (the labels enter only the l x l dual QP)
-    K, lu, piv = lapsvm_factor(cache, p["s"], p["gamma_A"], p["gamma_I"])
-    return lapsvm_from_factor(K, lu, piv, y)
+    K, lu, piv = _lapsvm_factor(cache, p["s"], p["gamma_A"], p["gamma_I"])
+    return _lapsvm_from_factor(K, lu, piv, y)
 
 
 def _grid(**axes):
