@@ -26,7 +26,7 @@ The rules that stop a method (the page prints which one stopped each):
   3600, is killed as well);
 * **budget**: no run starts once the study has used ``--budget`` CPU seconds (1800).
 
-    OPENBLAS_NUM_THREADS=1 nice -n 19 python scripts/scaling_ch5.py      # about 20 CPU-minutes
+    OPENBLAS_NUM_THREADS=1 nice -n 19 python scripts/scaling_ch5.py      # about 14 CPU-minutes
     OPENBLAS_NUM_THREADS=1 python scripts/scaling_ch5.py --sizes 250 500 1000 --out /tmp/s.json
 
 ``--resume FILE`` takes the runs already recorded in an earlier output (same sizes, settings
