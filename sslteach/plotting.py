@@ -571,7 +571,7 @@ VERDICT_COLORS = {
 _VERDICT_MARK = {"reproduced": "R", "close": "C", "not reproduced": "X", "not attempted": "–"}
 
 
-def plot_verdict_grid(verdicts, *, ax=None, title=None):
+def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     """A colour grid of verdicts (reading x paper number), each cell marked R, C, X or –.
 
     Parameters
@@ -579,8 +579,11 @@ def plot_verdict_grid(verdicts, *, ax=None, title=None):
     verdicts : pandas.DataFrame
         Rows (e.g. readings) x columns (e.g. paper numbers), each entry a verdict of
         :data:`VERDICT_COLORS` or missing (None/NaN: a blank cell).
+    labels : pandas.DataFrame, optional
+        The text of each cell (e.g. the book's number), same index and columns; default the
+        verdict's mark. The colour and the legend say the verdict.
     ax : matplotlib.axes.Axes, optional
-        Default: a new figure :data:`FIGWIDTH` wide, 0.35 in per row.
+        Default: a new figure :data:`FIGWIDTH` wide, 0.28 in per row.
     title : str, optional
 
     Returns
@@ -608,19 +611,26 @@ def plot_verdict_grid(verdicts, *, ax=None, title=None):
     if bad:
         raise ValueError(f"unknown verdicts {bad}; use one of {list(VERDICT_COLORS)} (or None for a blank).")
     n_rows, n_cols = values.shape
-    ax = _ax(ax, figsize=(FIGWIDTH, 0.9 + 0.35 * n_rows))
+    if labels is not None:
+        if not isinstance(labels, pd.DataFrame) or labels.shape != verdicts.shape:
+            raise ValueError(f"labels must be a DataFrame of the verdicts' shape {verdicts.shape}.")
+        texts = labels.reindex(index=verdicts.index, columns=verdicts.columns).astype(object)
+        texts = texts.where(texts.notna(), "").to_numpy()
+    ax = _ax(ax, figsize=(FIGWIDTH, 1.2 + 0.28 * n_rows))
     for i in range(n_rows):
         for j in range(n_cols):
             v = values[i, j]
             if v is None:
                 continue
             ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
-            ax.text(j, i, _VERDICT_MARK[v], ha="center", va="center", fontsize=8,
+            text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
+            ax.text(j, i, text, ha="center", va="center", fontsize=8 if labels is None else 6.5,
                     color="white" if v != "not attempted" else "black")
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
     ax.set_xticks(range(n_cols), [str(c) for c in verdicts.columns], rotation=90, fontsize=7)
-    ax.set_yticks(range(n_rows), [str(r) for r in verdicts.index], fontsize=8)
+    ax.set_yticks(range(n_rows), [str(r) for r in verdicts.index], fontsize=7)
+    ax.tick_params(length=0)
     ax.grid(False)
     ax.set_aspect("auto")
     for side in ("top", "right", "bottom", "left"):
