@@ -31,12 +31,22 @@ __all__ = [
     "plot_points",
     "plot_decision_regions",
     "results_table",
+    "FIGWIDTH",
+    "Table",
+    "show_table",
+    "VERDICT_COLORS",
+    "plot_verdict_grid",
 ]
 
 #: Okabe-Ito colours, in the order classes use them.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 #: The book's default size for one panel (inches).
 FIGSIZE = (5.0, 4.0)
+#: The widest figure the book draws (inches): the text column is 688 px, figures are drawn at
+#: 100 dpi, so a figure of this width is shown at its natural size (STYLE.md, "Figures").
+#: Two panels side by side: ``figsize=(FIGWIDTH, 3.2)``; three or four: a 2 x 2 grid,
+#: ``figsize=(FIGWIDTH, 5.8)``.
+FIGWIDTH = 6.8
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
@@ -376,3 +386,257 @@ def results_table(paper, ours, *, digits=2, row_name="method"):
     df = pd.DataFrame(data, index=pd.Index(rows, name=row_name))
     df.columns = pd.MultiIndex.from_tuples(df.columns)
     return df
+
+
+# --------------------------------------------------------------------------- tables
+
+_NAME = r"[A-Za-z][\w-]*"
+
+
+def _cell(value, digits):
+    """One table entry as text: strings as they are, numbers with ``digits`` decimals."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return f"{float(value):.{digits}f}" if digits is not None else f"{float(value):g}"
+    return str(value)
+
+
+class Table:
+    r"""A captioned table that renders typeset in the book (site and PDF), Jupyter and Colab.
+
+    Made by :func:`show_table`; displayed as a cell's last value (or by ``display``). Its rich
+    outputs are
+
+    * ``text/markdown``: a MyST ``{table}`` directive (caption, ``:name:``) around a pipe table,
+      which the book parses as MyST (``nb_render_markdown_format: myst`` and a priority above
+      ``text/html`` in ``_config.yml``): one numbered, captioned table on the site and in the
+      PDF; the reader notebooks get it as plain Markdown (:mod:`sslteach.teach.myst`);
+    * ``text/html``: an HTML ``<table>`` with its ``<caption>``, which plain Jupyter, JupyterLab
+      and Colab show (they typeset the ``$...$`` labels);
+    * ``text/plain``: the caption and the same cells as aligned text (deterministic, so that
+      nbval compares it).
+
+    Attributes
+    ----------
+    caption : str
+    name : str or None
+        The label that ``{numref}`` refers to.
+    header : list of str
+    rows : list of list of str
+        Every cell as the text shown.
+    """
+
+    def __init__(self, header, rows, caption, name=None):
+        self.header, self.rows, self.caption, self.name = header, rows, caption, name
+
+    def to_markdown(self):
+        """The pipe table alone (GitHub/CommonMark-GFM Markdown)."""
+        def line(cells):
+            return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+        sep = "|" + "|".join("---:" if right else ":---" for right in self._numeric()) + "|"
+        return "\n".join([line(self.header), sep, *(line(r) for r in self.rows)])
+
+    def _numeric(self):
+        """Which columns hold numbers only (right-aligned; text is left-aligned)."""
+        def number(c):
+            try:
+                float(c.replace("±", "").split()[0].replace("−", "-"))
+                return True
+            except (ValueError, IndexError):
+                return c == "–"
+        return [all(number(r[j]) for r in self.rows) for j in range(len(self.header))]
+
+    def _repr_markdown_(self):
+        opts = f":name: {self.name}\n" if self.name else ""
+        return f"```{{table}} {self.caption}\n{opts}:align: center\n\n{self.to_markdown()}\n```\n"
+
+    def _repr_html_(self):
+        import html
+
+        def row(cells, tag):
+            return "<tr>" + "".join(f"<{tag}>{html.escape(c, quote=False)}</{tag}>" for c in cells) + "</tr>"
+        anchor = f' id="{self.name}"' if self.name else ""
+        return (f"<table{anchor}>\n<caption>{html.escape(self.caption, quote=False)}</caption>\n"
+                f"<thead>{row(self.header, 'th')}</thead>\n<tbody>\n"
+                + "\n".join(row(r, "td") for r in self.rows) + "\n</tbody>\n</table>")
+
+    def __repr__(self):
+        width = [max(len(r[j]) for r in [self.header, *self.rows]) for j in range(len(self.header))]
+        right = self._numeric()
+        lines = ["  ".join(c.rjust(w) if right[j] else c.ljust(w) for j, (c, w) in enumerate(zip(r, width)))
+                 for r in [self.header, *self.rows]]
+        return "\n".join([f"Table: {self.caption}", *(ln.rstrip() for ln in lines)])
+
+
+def show_table(df, caption, *, name=None, digits=None, index=True):
+    r"""A results table with its caption, typeset on the site, in the PDF and in Jupyter.
+
+    The book's one way to show a table (STYLE.md, "Tables"): the cell's last expression is
+    ``show_table(df, "What the table shows.", name="tab-...")``; the text refers to it with
+    ``{numref}`tab-...```. Labels may hold LaTeX between dollars (``"$\sigma^2$"``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or pandas.Series
+        Column labels of a two-level index are joined by a space (``("Heart", "paper")`` ->
+        ``"Heart paper"``).
+    caption : str
+        One line, non-empty: a sentence saying what the table shows.
+    name : str, optional
+        A label (a letter, then letters, digits, ``-`` or ``_``), e.g. ``"tab-ch1-errors"``: the
+        table is numbered and ``{numref}`` can refer to it. Without it the table is captioned
+        but not numbered.
+    digits : int, optional
+        Decimals for every float; default ``"{:g}"`` (six significant digits). Format numbers
+        that sit on a rounding edge yourself, as strings.
+    index : bool, default True
+        Show the index as the first column (headed by its name).
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sslteach.plotting import show_table
+    >>> df = pd.DataFrame({"$\\sigma^2$": [0.5, 2.0]}, index=pd.Index(["a", "b"], name="kernel"))
+    >>> t = show_table(df, "Widths.", name="tab-widths", digits=1)
+    >>> print(t._repr_markdown_())
+    ```{table} Widths.
+    :name: tab-widths
+    :align: center
+    <BLANKLINE>
+    | kernel | $\sigma^2$ |
+    |:---|---:|
+    | a | 0.5 |
+    | b | 2.0 |
+    ```
+    <BLANKLINE>
+    >>> t
+    Table: Widths.
+    kernel  $\sigma^2$
+    a              0.5
+    b              2.0
+    """
+    import re
+
+    import pandas as pd
+
+    if isinstance(df, pd.Series):
+        df = df.to_frame()
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"show_table needs a pandas DataFrame (or Series); got {type(df).__name__}.")
+    if df.shape[0] == 0 or df.shape[1] == 0:
+        raise ValueError("show_table needs at least one row and one column; the DataFrame has shape "
+                         f"{df.shape}.")
+    if not isinstance(caption, str) or not caption.strip() or "\n" in caption:
+        raise ValueError("caption must be one non-empty line of text saying what the table shows; "
+                         f"got {caption!r}.")
+    if name is not None and (not isinstance(name, str) or not re.fullmatch(_NAME, name)):
+        raise ValueError(f"name must be a label such as 'tab-ch1-errors' (a letter, then letters, digits, "
+                         f"'-' or '_'); got {name!r}.")
+    if digits is not None:
+        digits = check_int(digits, "digits", low=0)
+
+    def label(c):
+        if isinstance(c, tuple):
+            return " ".join(str(x) for x in c if str(x) != "")
+        return str(c)
+
+    header = [label(c) for c in df.columns]
+    rows = [[_cell(v, digits) for v in r] for r in df.itertuples(index=False, name=None)]
+    if index:
+        idx_name = label(df.index.name) if df.index.name is not None else (
+            " / ".join(str(n) for n in df.index.names) if any(n is not None for n in df.index.names) else "")
+        header = [idx_name, *header]
+        rows = [[label(i), *r] for i, r in zip(df.index, rows)]
+    return Table(header, rows, caption.strip(), name)
+
+
+# --------------------------------------------------------------------------- verdict grids
+
+#: Colours of the verdicts (STYLE.md, "Results files"): Okabe-Ito green, orange, vermilion, grey.
+VERDICT_COLORS = {
+    "reproduced": "#009E73",
+    "close": "#E69F00",
+    "not reproduced": "#D55E00",
+    "not attempted": "#BBBBBB",
+}
+_VERDICT_MARK = {"reproduced": "R", "close": "C", "not reproduced": "X", "not attempted": "–"}
+
+
+def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
+    """A colour grid of verdicts (reading x paper number), each cell marked R, C, X or –.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        Rows (e.g. readings) x columns (e.g. paper numbers), each entry a verdict of
+        :data:`VERDICT_COLORS` or missing (None/NaN: a blank cell).
+    labels : pandas.DataFrame, optional
+        The text of each cell (e.g. the book's number), same index and columns; default the
+        verdict's mark. The colour and the legend say the verdict.
+    ax : matplotlib.axes.Axes, optional
+        Default: a new figure :data:`FIGWIDTH` wide, 0.28 in per row.
+    title : str, optional
+
+    Returns
+    -------
+    ax : matplotlib.axes.Axes
+        One text mark per non-empty cell (``ax.texts``), a legend of the verdicts.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sslteach.plotting import plot_verdict_grid
+    >>> v = pd.DataFrame({"T1": ["reproduced", "close"], "T2": ["not reproduced", None]},
+    ...                  index=["paper's protocol", "sound protocol"])
+    >>> [t.get_text() for t in plot_verdict_grid(v).texts]
+    ['R', 'X', 'C']
+    """
+    import pandas as pd
+
+    if not isinstance(verdicts, pd.DataFrame) or verdicts.size == 0:
+        raise ValueError("verdicts must be a non-empty pandas DataFrame (rows x columns of verdict strings).")
+    values = verdicts.astype(object).where(verdicts.notna(), None).to_numpy()
+    bad = sorted({str(v) for v in values.ravel() if v is not None and v not in VERDICT_COLORS})
+    if bad:
+        raise ValueError(f"unknown verdicts {bad}; use one of {list(VERDICT_COLORS)} (or None for a blank).")
+    n_rows, n_cols = values.shape
+    if labels is not None:
+        if not isinstance(labels, pd.DataFrame) or labels.shape != verdicts.shape:
+            raise ValueError(f"labels must be a DataFrame of the verdicts' shape {verdicts.shape}.")
+        texts = labels.reindex(index=verdicts.index, columns=verdicts.columns).astype(object)
+        texts = texts.where(texts.notna(), "").to_numpy()
+    ax = _ax(ax, figsize=(FIGWIDTH, 1.2 + 0.28 * n_rows))
+    for i in range(n_rows):
+        for j in range(n_cols):
+            v = values[i, j]
+            if v is None:
+                continue
+            ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
+            text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
+            ax.text(j, i, text, ha="center", va="center", fontsize=8 if labels is None else 6.5,
+                    color="white" if v != "not attempted" else "black")
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)
+    ax.set_xticks(range(n_cols), [str(c) for c in verdicts.columns], rotation=90, fontsize=7)
+    ax.set_yticks(range(n_rows), [str(r) for r in verdicts.index], fontsize=7)
+    ax.tick_params(length=0)
+    ax.grid(False)
+    ax.set_aspect("auto")
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    handles = [mpl.patches.Patch(color=c, label=f"{_VERDICT_MARK[k]} {k}") for k, c in VERDICT_COLORS.items()]
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8)
+    if title:
+        ax.set_title(title, pad=24)
+    return ax

@@ -17,6 +17,7 @@ import pytest
 
 from sslteach.teach.myst import (
     Numbers,
+    _markdown_outputs,
     book_numbers,
     convert_markdown,
     convert_notebook,
@@ -132,6 +133,67 @@ def test_admonitions_and_figure():
     assert "![A caption.](fig.png)" in out and "{figure}" not in out
 
 
+def test_tables_from_show_table_become_a_numbered_caption_and_a_pipe_table():
+    import pandas as pd
+
+    from sslteach.plotting import show_table
+
+    df = pd.DataFrame({"$\\sigma^2$": [0.5]}, index=pd.Index(["rbf"], name="kernel"))
+    md = show_table(df, "Widths, see {eq}`eq:one`.", name="tab-w", digits=1)._repr_markdown_()
+    nums = page()
+    nums.targets["tab-w"] = ("notebooks/a", "Table 4")
+    out = convert_markdown(md, nums)
+    assert "{table}" not in out and "```" not in out and ":name:" not in out
+    assert '<a id="tab-w" name="tab-w"></a>**Table 4.** Widths, see [(1)](#equation-eq-one).' in out
+    assert "| kernel | $\\sigma^2$ |\n|:---|---:|\n| rbf | 0.5 |" in out
+
+
+def code_cell(outputs=(), figure=None, cid="c1"):
+    meta = {"mystnb": {"figure": figure}} if figure else {}
+    return {"cell_type": "code", "id": cid, "metadata": meta, "source": "x", "execution_count": 1,
+            "outputs": list(outputs)}
+
+
+def test_code_cells_figures_and_tables_are_numbered_with_the_markdown_ones(tmp_path):
+    """Figures (myst-nb cell metadata) and show_table outputs count in page order, as Sphinx does."""
+    import pandas as pd
+
+    from sslteach.plotting import show_table
+
+    (tmp_path / "_config.yml").write_text("repository:\n  url: https://github.com/o/p\n")
+    (tmp_path / "_toc.yml").write_text("root: intro\nchapters:\n  - file: n/one\n  - file: n/two\n")
+    (tmp_path / "intro.md").write_text("# Intro\n")
+    (tmp_path / "n").mkdir()
+    image = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "AAAA", "text/plain": "F"}}
+    table = show_table(pd.DataFrame({"a": [1]}), "T.", name="tab-t", index=False)
+    tab_out = {"output_type": "execute_result", "metadata": {}, "execution_count": 1,
+               "data": {"text/markdown": table._repr_markdown_(), "text/plain": repr(table)}}
+    fig_md = "# One\n\n```{figure} a.png\n:name: fig-md\n\nA.\n```"
+    one = [{"cell_type": "markdown", "metadata": {}, "source": fig_md},
+           code_cell([image], {"caption": "Moons, {eq}`eq:x`.", "name": "fig-code"}),
+           {"cell_type": "markdown", "metadata": {}, "source": "$$\nx\n$$ (eq:x)\n\nSee {numref}`fig-code`."}]
+    two = [{"cell_type": "markdown", "metadata": {}, "source": "# Two"}, code_cell([tab_out]),
+           code_cell([], {"caption": "Not run yet.", "name": "fig-later"})]
+    for name, cells in (("one", one), ("two", two)):
+        (tmp_path / "n" / f"{name}.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}}))
+    nums = book_numbers(tmp_path)
+    assert nums.targets["fig-md"] == ("n/one", "Figure 1")
+    assert nums.targets["fig-code"] == ("n/one", "Figure 2")
+    assert nums.targets["fig-later"] == ("n/two", "Figure 3")
+    assert nums.targets["tab-t"] == ("n/two", "Table 1")
+    out = convert_notebook({"cells": one, "metadata": {}}, nums, "n/one")
+    assert [c["cell_type"] for c in out["cells"]] == ["markdown", "code", "markdown", "markdown"]
+    caption = out["cells"][2]
+    assert caption["id"] == "c1-caption"
+    assert caption["source"] == ('<a id="fig-code" name="fig-code"></a>'
+                                 "**Figure 2.** Moons, [(1)](#equation-eq-x).\n")
+    assert "[Figure 2](#fig-code)" in out["cells"][3]["source"]
+    out = convert_notebook({"cells": two, "metadata": {}}, nums, "n/two")
+    md = out["cells"][1]["outputs"][0]["data"]["text/markdown"]
+    assert md.startswith('<a id="tab-t" name="tab-t"></a>**Table 1.** T.\n\n| a |') and "{table}" not in md
+    assert two[1]["outputs"][0]["data"]["text/markdown"].startswith("```{table}")  # the input is unchanged
+
+
 def test_unknown_directive_or_role_is_refused():
     with pytest.raises(ValueError, match=r"directive \{frobnicate\}"):
         convert_markdown("```{frobnicate}\nx\n```", page())
@@ -245,8 +307,11 @@ def test_convert_notebook_is_a_copy_that_keeps_code_and_outputs(book):
     before = json.dumps(nb)
     out = convert_notebook(nb, book)
     assert json.dumps(nb) == before, "the input notebook must not change"
-    code_in = [c for c in nb["cells"] if c["cell_type"] == "code"]
-    code_out = [c for c in out["cells"] if c["cell_type"] == "code"]
+    def plain(cell):  # a code cell without its text/markdown outputs (converted, see above)
+        return dict(cell, outputs=[dict(o, data={k: v for k, v in o.get("data", {}).items()
+                                                 if k != "text/markdown"}) for o in cell.get("outputs", [])])
+    code_in = [plain(c) for c in nb["cells"] if c["cell_type"] == "code"]
+    code_out = [plain(c) for c in out["cells"] if c["cell_type"] == "code"]
     assert code_in == code_out
     with pytest.raises(ValueError, match="cells"):
         convert_notebook({"worksheets": []})
@@ -274,7 +339,13 @@ def rendered_markdown(nb):
     import nbformat
     from nbconvert import HTMLExporter
 
-    md = dict(nb, cells=[c for c in nb["cells"] if c["cell_type"] == "markdown"])
+    cells = []
+    for c in nb["cells"]:
+        if c["cell_type"] == "markdown":
+            cells.append(c)
+        elif c["cell_type"] == "code":  # text/markdown outputs (tables) as Jupyter renders them
+            cells += [{"cell_type": "markdown", "metadata": {}, "source": t} for t in _markdown_outputs(c)]
+    md = dict(nb, cells=cells)
     html, _ = HTMLExporter(template_name="lab").from_notebook_node(nbformat.reads(json.dumps(md), 4))
     return html.split("<body", 1)[1]
 

@@ -78,3 +78,121 @@ def test_region_colours_follow_the_point_colours_when_a_class_is_not_predicted()
     assert len(filled.levels) == 4, "the regions must be indexed by y's three classes"
     assert np.allclose(filled.cmap(1)[:3], matplotlib.colors.to_rgb(plotting.PALETTE[1])), "class 1's colour"
     plt.close("all")
+
+
+# ---------------------------------------------------------------- tables and verdict grids
+
+
+def small_table():
+    import pandas as pd
+
+    from sslteach.plotting import show_table
+
+    df = pd.DataFrame({"$\\sigma^2$": [0.25, 2.0], "verdict": ["reproduced", "close"]},
+                      index=pd.Index(["rbf", "poly|2"], name="kernel"))
+    return show_table(df, "Two kernels and their widths $\\sigma^2$.", name="tab-small", digits=2)
+
+
+def test_show_table_outputs_agree_and_are_deterministic():
+    t = small_table()
+    md = t._repr_markdown_()
+    assert md.startswith("```{table} Two kernels and their widths $\\sigma^2$.\n:name: tab-small\n")
+    assert "| kernel | $\\sigma^2$ | verdict |\n|:---|---:|:---|\n| rbf | 0.25 | reproduced |" in md
+    assert "| poly\\|2 | 2.00 | close |" in md  # a | inside a cell is escaped
+    html = t._repr_html_()
+    assert "<caption>Two kernels and their widths $\\sigma^2$.</caption>" in html
+    assert "<th>$\\sigma^2$</th>" in html and "<td>poly|2</td>" in html and 'id="tab-small"' in html
+    assert repr(t) == repr(small_table()) and repr(t).splitlines()[0].startswith("Table: Two kernels")
+    assert repr(t).splitlines()[2] == "rbf           0.25  reproduced"
+
+
+def test_show_table_refuses_bad_input():
+    import pandas as pd
+
+    from sslteach.plotting import show_table
+
+    df = pd.DataFrame({"a": [1]})
+    for bad, match in (
+        (lambda: show_table([[1]], "c"), "DataFrame"),
+        (lambda: show_table(df.iloc[:0], "c"), "at least one row"),
+        (lambda: show_table(df, ""), "caption"),
+        (lambda: show_table(df, "two\nlines"), "caption"),
+        (lambda: show_table(df, "c", name="1st table"), "name"),
+        (lambda: show_table(df, "c", digits=-1), "digits"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            bad()
+
+
+def build_book_page(tmp_path, builder):
+    """Build one notebook page holding small_table() with the book's myst-nb settings."""
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).resolve().parents[1] / "_config.yml").read_text())
+    sphinx = config["sphinx"]["config"]
+    keys = ("nb_render_markdown_format", "nb_mime_priority_overrides", "numfig", "numfig_format")
+    conf = {k: sphinx[k] for k in keys}
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['myst_nb']\nmyst_enable_extensions = ['dollarmath']\n"
+        "nb_execution_mode = 'off'\nlatex_engine = 'xelatex'\n"
+        + "".join(f"{k} = {v!r}\n" for k, v in conf.items()))
+    t = small_table()
+    out = {"output_type": "execute_result", "execution_count": 1, "metadata": {},
+           "data": {"text/markdown": t._repr_markdown_(), "text/html": t._repr_html_(),
+                    "text/plain": repr(t)}}
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Page\n\nSee {numref}`tab-small`."},
+                    {"cell_type": "code", "metadata": {}, "source": "t", "execution_count": 1,
+                     "outputs": [out]}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "index.ipynb").write_text(json.dumps(nb))
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", builder, str(tmp_path),
+                          str(tmp_path / builder)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    name = "index.html" if builder == "html" else next(p.name for p in (tmp_path / builder).glob("*.tex"))
+    return re.sub(r"\s+", " ", (tmp_path / builder / name).read_text())
+
+
+def test_show_table_is_a_typeset_numbered_table_on_the_site(tmp_path):
+    html = build_book_page(tmp_path, "html")
+    assert '<table class="table" id="tab-small">' in html or 'id="tab-small"' in html
+    assert '<span class="caption-number">Table 1 </span>' in html
+    assert "Two kernels and their widths" in html
+    assert '<span class="math notranslate nohighlight">\\(\\sigma^2\\)' in html
+    assert "```" not in html and "&lt;caption&gt;" not in html
+    assert html.count("<table") == 1  # the markdown output, not the HTML one as well
+    assert "Table 1</span></a>" in html  # the {numref}
+
+
+def test_show_table_is_a_captioned_tabular_in_the_pdf(tmp_path):
+    tex = build_book_page(tmp_path, "latex")
+    caption = "\\sphinxcaption{Two kernels and their widths \\protect\\(\\sigma^2\\protect\\).}"
+    assert caption + "\\label{\\detokenize{index:tab-small}}" in tex
+    assert "\\begin{tabulary}" in tex and "```" not in tex
+    assert "\\(\\sigma^2\\)" in tex and "reproduced" in tex
+
+
+def test_verdict_grid_marks_and_colours():
+    import pandas as pd
+
+    from sslteach.plotting import VERDICT_COLORS, plot_verdict_grid
+
+    v = pd.DataFrame({"T1": ["reproduced", "close"], "T2": ["not reproduced", None]}, index=["a", "b"])
+    ax = plot_verdict_grid(v)
+    assert [t.get_text() for t in ax.texts] == ["R", "X", "C"]
+    first = ax.patches[0].get_facecolor()[:3]
+    assert first == matplotlib.colors.to_rgb(VERDICT_COLORS["reproduced"])
+    text = pd.DataFrame({"T1": ["97.3", "80.1"], "T2": ["12", None]}, index=["a", "b"])
+    ax = plot_verdict_grid(v, labels=text)
+    assert [t.get_text() for t in ax.texts] == ["97.3", "12", "80.1"]
+    with pytest.raises(ValueError, match="shape"):
+        plot_verdict_grid(v, labels=pd.DataFrame({"T1": ["1"]}))
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        plot_verdict_grid(pd.DataFrame({"T1": ["fine"]}))
+    plt.close("all")

@@ -103,15 +103,59 @@ def toc_docnames(root=ROOT):
 
 
 def _page_markdown(root, docname):
-    """The Markdown of a page: every Markdown cell of a notebook, or a .md file."""
+    """The Markdown of a page, in order: Markdown cells, and what code cells add to it.
+
+    A code cell adds its figure (``metadata.mystnb.figure``, as a ``{figure}`` stand-in) and
+    its ``text/markdown`` outputs (e.g. ``show_table``'s ``{table}``), where the book
+    numbers them.
+    """
     import json
 
     path = Path(root) / (docname + ".ipynb")
     if path.exists():
         nb = json.loads(path.read_text())
-        return [_source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
+        return [t for c in nb["cells"] for t in _cell_markdown(c)]
     path = Path(root) / (docname + ".md")
     return [path.read_text()] if path.exists() else []
+
+
+def _figure_options(cell):
+    """The myst-nb figure options of a code cell (``metadata.mystnb.figure``), or None."""
+    fig = (cell.get("metadata", {}).get("mystnb") or {}).get("figure")
+    return fig if isinstance(fig, dict) else None
+
+
+def _markdown_outputs(cell):
+    """The ``text/markdown`` outputs of a code cell, as text."""
+    out = []
+    for o in cell.get("outputs", []):
+        md = o.get("data", {}).get("text/markdown")
+        if md is not None:
+            out.append("".join(md) if isinstance(md, list) else md)
+    return out
+
+
+def _cell_markdown(cell):
+    """What a cell contributes to a page's Markdown, in the order the book renders it."""
+    if cell.get("cell_type") == "markdown":
+        return [_source(cell)]
+    if cell.get("cell_type") != "code":
+        return []
+    texts = []
+    fig = _figure_options(cell)
+    has_image = any(k.startswith("image/") for o in cell.get("outputs", []) for k in o.get("data", {}))
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if fig and any(k.startswith("image/") for k in data):
+            name = f"\n:name: {fig['name']}" if fig.get("name") else ""
+            texts.append(f"```{{figure}} output{name}\n\n{fig.get('caption', '')}\n```")
+        if "text/markdown" in data:
+            md = data["text/markdown"]
+            texts.append("".join(md) if isinstance(md, list) else md)
+    if fig and not has_image:  # not executed yet: still a figure of the book
+        name = f"\n:name: {fig['name']}" if fig.get("name") else ""
+        texts.append(f"```{{figure}} output{name}\n\n{fig.get('caption', '')}\n```")
+    return texts
 
 
 def _source(cell):
@@ -208,8 +252,9 @@ def _scan(text, doc, nums, counters):
                 events.append((pos, "eq", opts["label"]))
             elif name == "exercise" or (name.startswith("prf:") and kind in PRF_KINDS):
                 events.append((pos, kind, opts.get("label")))
-            elif name == "figure" and opts.get("name"):
-                events.append((pos, "figure", opts.get("name")))
+            elif name in ("figure", "table") and opts.get("name"):
+                # Sphinx numbers only the named ones (numfig needs an id)
+                events.append((pos, name, opts.get("name")))
         pos += len(line) + 1
     for _, kind, label in sorted(events, key=lambda e: e[0]):
         if kind == "eq":
@@ -260,12 +305,32 @@ def convert_notebook(nb, numbers=None, docname=None):
                        book.citations, book.site)
         counters = {}
         for c in cells:
-            if c.get("cell_type") == "markdown":
-                _scan(_source(c), "", page, counters)
-    for c in cells:
+            for t in _cell_markdown(c):
+                _scan(t, "", page, counters)
+    converted = []
+    for k, c in enumerate(cells):
+        converted.append(c)
         if c.get("cell_type") == "markdown":
             text = convert_markdown(_source(c), page)
             c["source"] = text
+        elif c.get("cell_type") == "code":
+            for o in c.get("outputs", []):
+                data = o.get("data", {})
+                if "text/markdown" in data:
+                    md = data["text/markdown"]
+                    md = "".join(md) if isinstance(md, list) else md
+                    data["text/markdown"] = convert_markdown(md, page)
+            fig = _figure_options(c)
+            if fig and fig.get("caption"):
+                converted.append({
+                    "cell_type": "markdown",
+                    "id": f"{c.get('id', k)}-caption"[:64],
+                    "metadata": {},
+                    "source": _Converter(page).directive(
+                        "figure", "", {"name": fig["name"]} if fig.get("name") else {},
+                        [str(fig["caption"])], image=False),
+                })
+    out["cells"] = converted
     return out
 
 
@@ -409,7 +474,7 @@ class _Converter:
             out.extend([f"{indent}$$", body, f"{indent}$$"])
         return j + 1
 
-    def directive(self, name, arg, opts, body):
+    def directive(self, name, arg, opts, body, image=True):
         text = self.block(body).strip("\n")
         label = opts.get("label") or opts.get("name")
         anchor = _a(label) if label else ""
@@ -436,7 +501,9 @@ class _Converter:
             words = [b for b in body if b.strip()]
             caption = self.inline(words[0].strip()) if name == "figure" and words else ""
             number = self.n.targets.get(label, ("", ""))[1] if label else ""
-            cap = f"*{number}: {caption}*" if number and caption else (f"*{caption}*" if caption else "")
+            cap = f"**{number}.** {caption}" if number and caption else (f"*{caption}*" if caption else "")
+            if not image:  # the caption of a code cell's figure (myst-nb's figure metadata)
+                return f"{anchor}{cap}\n"
             return f"{anchor}![{caption or src}]({src})\n\n{cap}\n" if cap else f"{anchor}![{src}]({src})\n"
         if name == "math":
             number = self.n.equations.get(label, ("", None))[1] if label else None
@@ -448,7 +515,10 @@ class _Converter:
         if name in ("bibliography", "tableofcontents", "toctree", "glossary", "only", "raw", "index"):
             return ""
         if name in ("list-table", "csv-table", "table"):
-            return f"{anchor}{self.inline(arg)}\n\n{text}\n"
+            number = self.n.targets.get(label, ("", ""))[1] if label else ""
+            caption = self.inline(arg)
+            head = f"**{number}.** {caption}" if number and caption else caption
+            return f"{anchor}{head}\n\n{text}\n"
         raise ValueError(f"MyST directive {{{name}}} has no Jupyter form yet: add it to "
                          "sslteach/teach/myst.py (_Converter.directive) with a test")
 
