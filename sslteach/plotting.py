@@ -495,7 +495,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         Decimals for every float; default ``"{:g}"`` (six significant digits). Format numbers
         that sit on a rounding edge yourself, as strings.
     index : bool, default True
-        Show the index as the first column (headed by its name).
+        Show the index as the first column (headed by its name; the levels of a two-level
+        index joined by ", ").
 
     Returns
     -------
@@ -555,7 +556,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         idx_name = label(df.index.name) if df.index.name is not None else (
             " / ".join(str(n) for n in df.index.names) if any(n is not None for n in df.index.names) else "")
         header = [idx_name, *header]
-        rows = [[label(i), *r] for i, r in zip(df.index, rows)]
+        rows = [[", ".join(map(str, i)) if isinstance(i, tuple) else str(i), *r]
+                for i, r in zip(df.index, rows)]
     return Table(header, rows, caption.strip(), name)
 
 
@@ -633,6 +635,8 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     ax.tick_params(length=0)
     ax.grid(False)
     ax.set_aspect("auto")
+    if ax.figure.get_layout_engine() is None and len(ax.figure.axes) == 1:
+        ax.figure.set_layout_engine("constrained")  # the long row labels inside the figure
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     handles = [mpl.patches.Patch(color=c, label=f"{_VERDICT_MARK[k]} {k}") for k, c in VERDICT_COLORS.items()]
