@@ -635,12 +635,15 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     ax.tick_params(length=0)
     ax.grid(False)
     ax.set_aspect("auto")
-    if ax.figure.get_layout_engine() is None and len(ax.figure.axes) == 1:
-        ax.figure.set_layout_engine("constrained")  # the long row labels inside the figure
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     handles = [mpl.patches.Patch(color=c, label=f"{_VERDICT_MARK[k]} {k}") for k, c in VERDICT_COLORS.items()]
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8)
+    if ax.figure.get_layout_engine() is None and len(ax.figure.axes) == 1:
+        ax.figure.set_layout_engine("constrained")  # the long row labels inside the figure
+    if isinstance(ax.figure.get_layout_engine(), mpl.layout_engine.ConstrainedLayoutEngine):
+        ax.figure.legend(handles=handles, loc="outside upper center", ncol=4, fontsize=8)
+    else:
+        ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8)
     if title:
-        ax.set_title(title, pad=24)
+        ax.set_title(title)
     return ax
