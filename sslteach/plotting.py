@@ -425,7 +425,7 @@ class Table:
     ----------
     caption : str
     name : str or None
-        The label that ``{numref}`` refers to.
+        The label by which the text refers to the table (MyST's ``numref`` role).
     header : list of str
     rows : list of list of str
         Every cell as the text shown.
@@ -478,7 +478,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
 
     The book's one way to show a table (STYLE.md, "Tables"): the cell's last expression is
     ``show_table(df, "What the table shows.", name="tab-...")``; the text refers to it with
-    ``{numref}`tab-...```. Labels may hold LaTeX between dollars (``"$\sigma^2$"``).
+    the ``numref`` role and the same label. Labels may hold LaTeX between dollars
+    (``"$\sigma^2$"``).
 
     Parameters
     ----------
@@ -489,7 +490,7 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         One line, non-empty: a sentence saying what the table shows.
     name : str, optional
         A label (a letter, then letters, digits, ``-`` or ``_``), e.g. ``"tab-ch1-errors"``: the
-        table is numbered and ``{numref}`` can refer to it. Without it the table is captioned
+        table is numbered and the ``numref`` role can refer to it. Without it it is captioned
         but not numbered.
     digits : int, optional
         Decimals for every float; default ``"{:g}"`` (six significant digits). Format numbers
