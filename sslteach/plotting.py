@@ -425,7 +425,7 @@ class Table:
     ----------
     caption : str
     name : str or None
-        The label that ``{numref}`` refers to.
+        The label by which the text refers to the table (MyST's ``numref`` role).
     header : list of str
     rows : list of list of str
         Every cell as the text shown.
@@ -478,7 +478,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
 
     The book's one way to show a table (STYLE.md, "Tables"): the cell's last expression is
     ``show_table(df, "What the table shows.", name="tab-...")``; the text refers to it with
-    ``{numref}`tab-...```. Labels may hold LaTeX between dollars (``"$\sigma^2$"``).
+    the ``numref`` role and the same label. Labels may hold LaTeX between dollars
+    (``"$\sigma^2$"``).
 
     Parameters
     ----------
@@ -489,13 +490,14 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         One line, non-empty: a sentence saying what the table shows.
     name : str, optional
         A label (a letter, then letters, digits, ``-`` or ``_``), e.g. ``"tab-ch1-errors"``: the
-        table is numbered and ``{numref}`` can refer to it. Without it the table is captioned
+        table is numbered and the ``numref`` role can refer to it. Without it it is captioned
         but not numbered.
     digits : int, optional
         Decimals for every float; default ``"{:g}"`` (six significant digits). Format numbers
         that sit on a rounding edge yourself, as strings.
     index : bool, default True
-        Show the index as the first column (headed by its name).
+        Show the index as the first column (headed by its name; the levels of a two-level
+        index joined by ", ").
 
     Returns
     -------
@@ -555,7 +557,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         idx_name = label(df.index.name) if df.index.name is not None else (
             " / ".join(str(n) for n in df.index.names) if any(n is not None for n in df.index.names) else "")
         header = [idx_name, *header]
-        rows = [[label(i), *r] for i, r in zip(df.index, rows)]
+        rows = [[", ".join(map(str, i)) if isinstance(i, tuple) else str(i), *r]
+                for i, r in zip(df.index, rows)]
     return Table(header, rows, caption.strip(), name)
 
 
@@ -636,7 +639,12 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     handles = [mpl.patches.Patch(color=c, label=f"{_VERDICT_MARK[k]} {k}") for k, c in VERDICT_COLORS.items()]
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8)
+    if ax.figure.get_layout_engine() is None and len(ax.figure.axes) == 1:
+        ax.figure.set_layout_engine("constrained")  # the long row labels inside the figure
+    if isinstance(ax.figure.get_layout_engine(), mpl.layout_engine.ConstrainedLayoutEngine):
+        ax.figure.legend(handles=handles, loc="outside upper center", ncol=4, fontsize=8)
+    else:
+        ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8)
     if title:
-        ax.set_title(title, pad=24)
+        ax.set_title(title)
     return ax

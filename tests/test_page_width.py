@@ -23,11 +23,6 @@ EXERCISE_TAGS = {"solution", "check"}
 
 # Page cells (everything but the exercises) still over 88 characters: Chapters 3-5.
 PAGE_XFAIL = {
-    "00_foundations",  # Chapters 0-2: being reformatted (branch rva)
-    "01_spectral_clustering",
-    "01_spectral_clustering_reproduction",
-    "02_cluster_kernels",
-    "02_cluster_kernels_reproduction",
     "03_spectral_kernel_learning",
     "03_spectral_kernel_learning_reproduction",
     "04_semi_supervised_ksc",
