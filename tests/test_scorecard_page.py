@@ -117,7 +117,7 @@ def test_scorecard_page_shows_the_files():
     assert lines in text, "the scorecard's stored totals differ from the results files: re-execute the page"
     for ch in range(1, 5):
         n = len(scorecard.load_results(f"ch{ch}")["paper_numbers"])
-        assert f"Chapter {ch}, " in text and f": {n} entries, every paper number" in text
+        assert f"Chapter {ch}, " in text and f" entries of {n}, every paper number" in text
 
 
 @pytest.mark.skipif(not PAPERS.is_dir(), reason="the papers' text is not next to this checkout")
