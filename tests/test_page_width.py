@@ -23,11 +23,6 @@ EXERCISE_TAGS = {"solution", "check"}
 
 # Page cells (everything but the exercises) still over 88 characters.
 PAGE_XFAIL = {
-    "00_foundations",  # Chapters 0-2: being reformatted (branch rva)
-    "01_spectral_clustering",
-    "01_spectral_clustering_reproduction",
-    "02_cluster_kernels",
-    "02_cluster_kernels_reproduction",
     "05_comparison",
 }
 # Exercise cells (solution, check) still over 88 characters.
