@@ -27,7 +27,34 @@ del _u, _spec, _m
 """
 
 
+#: thread pools of the numerical libraries a test process and its notebook kernels start
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def share_the_cores(numprocesses, cores, environ):
+    """One share of the cores per pytest-xdist worker, for the variables the caller left unset.
+
+    Each worker, and each notebook kernel it starts, would otherwise open a BLAS and an OpenMP
+    pool of one thread per core: two workers on two cores ran four or more busy threads, and
+    the notebooks took two to four times as long. A variable already set wins (CI sets two
+    threads for one of its runs), and without workers nothing changes.
+    """
+    if not isinstance(numprocesses, int) or numprocesses < 2:
+        return {}
+    share = str(max(1, (cores or 1) // numprocesses))
+    return {v: share for v in THREAD_VARIABLES if v not in environ}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # the controller: workers and kernels inherit it
+        os.environ.update(
+            share_the_cores(getattr(config.option, "numprocesses", None), os.cpu_count(), os.environ)
+        )
+    _install_audit(config)
+
+
+def _install_audit(config):
     if os.environ.get("SSLTEACH_ROUNDING_AUDIT", "").lower() == "off":
         return
     if not config.pluginmanager.hasplugin("nbval"):

@@ -24,7 +24,9 @@ for each of the 12 official splits and 10 or 100 labels:
 * **Text's gHCK and the k-NN graph's ties** (``--only text-ties`` reruns this part alone and
   updates the file in place): the gHCK of the paper's protocol on Text once with the library's
   7-NN graph, which keeps every point tied at the 7th distance, and once with exactly 7
-  neighbours per point (scikit-learn's ``kneighbors_graph``, ties broken by its order).
+  neighbours per point (``graphs.knn_connectivity``: ties at the 7th distance broken by index;
+  scikit-learn's ``kneighbors_graph`` breaks them in its threads' order, which changes with
+  the machine).
 * **Table 1's LapSVM row**, once on split 1 with sslteach.ksc.LapSVM (Chapter 4) at fixed
   settings (its defaults, sigma^2 the median squared distance): the paper credits its LapSVM
   numbers to a careful parameter selection it does not describe (``--only lapsvm``).
@@ -145,6 +147,7 @@ def c1_accuracy(K, y, labeled):
 def text_ghck_ties():
     """Text, split 1, the paper's protocol: gHCK on the tie-keeping 7-NN graph and on an exact 7-NN graph."""
     import scipy.cluster.hierarchy as sch
+    import scipy.sparse as sp
     from scipy.sparse.csgraph import shortest_path
     from scipy.spatial.distance import squareform
     from sklearn.neighbors import NearestNeighbors
@@ -156,7 +159,12 @@ def text_ghck_ties():
     y = d.y
     dist8 = NearestNeighbors(n_neighbors=8).fit(X).kneighbors()[0]
     G_ties = graphs.knn_graph(X, 7, weights="distance")
-    A = NearestNeighbors(n_neighbors=7).fit(X).kneighbors_graph(mode="distance")
+    # exactly 7 neighbours per point, ties at the 7th distance broken by index (scikit-learn's
+    # kneighbors_graph breaks them in its threads' order, so its graph changed with the machine)
+    C = graphs.knn_connectivity(X, n_neighbors=8).tocoo()  # the point itself and 7 others
+    off = C.row != C.col
+    r, c = C.row[off], C.col[off]
+    A = sp.csr_matrix((np.linalg.norm(X[r] - X[c], axis=1), (r, c)), shape=C.shape)
     G_exact = A.maximum(A.T).tocsr()
 
     def ghck(G, linkage):  # Algorithm 2 with M = u, as sslteach.graphs.geodesic_distances does it

@@ -36,7 +36,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from ._validation import check_data, check_int, check_positive, check_square
 
-__all__ = ["knn_graph", "normalized_laplacian", "geodesic_distances", "join_components"]
+__all__ = ["knn_graph", "knn_connectivity", "normalized_laplacian", "geodesic_distances", "join_components"]
 
 
 def _check_n_neighbors(n_neighbors, n):
@@ -222,6 +222,65 @@ def knn_graph(X, n_neighbors, *, weights="heat"):
         raise ValueError(f"weights must be one of {_WEIGHTS}; got {weights!r}.")
     X = check_data(X, name="X", min_samples=2)
     return _knn_graph_and_h(X, _check_n_neighbors(n_neighbors, X.shape[0]), weights)[0]
+
+
+def knn_connectivity(X, Y=None, *, n_neighbors=7):
+    r"""scikit-learn's ``kernel="knn"`` graph, the same on every machine.
+
+    Row i holds a 1 at :math:`x_i` itself and at its ``n_neighbors - 1`` nearest other
+    points, as ``NearestNeighbors.kneighbors_graph`` of the fitted points gives it to
+    ``LabelPropagation`` and ``LabelSpreading``. scikit-learn breaks distance ties by the
+    order its threads meet the points, so on data with tied distances (integer pixels,
+    duplicate documents) its graph, and the labels, change with the number of OpenMP threads.
+    Here points tied at the last distance (within a relative 1e-12, as in :func:`knn_graph`)
+    go in index order. Pass it as ``kernel=functools.partial(knn_connectivity,
+    n_neighbors=k)``; only the transductive graph on ``X`` itself is defined.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+        At least 2 rows.
+    Y : None or X itself
+        scikit-learn calls ``kernel(X, X)``.
+    n_neighbors : int, default 7
+        k, the row sums, with 1 <= k <= n.
+
+    Returns
+    -------
+    G : scipy.sparse.csr_matrix of shape (n, n)
+        0/1, k ones per row (not symmetric).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslteach.graphs import knn_connectivity
+    >>> X = np.array([[0.0], [1.0], [2.0], [4.0]])  # x_1 is 1 from x_0 and from x_2: a tie
+    >>> knn_connectivity(X, n_neighbors=2).toarray().astype(int)
+    array([[1, 1, 0, 0],
+           [1, 1, 0, 0],
+           [0, 1, 1, 0],
+           [0, 0, 1, 1]])
+    """
+    X = check_data(X, name="X", min_samples=2)
+    if Y is not None and Y is not X and not (np.shape(Y) == X.shape and np.array_equal(Y, X)):
+        raise ValueError(
+            "knn_connectivity defines only the graph on X itself (kernel(X, X), as LabelSpreading's "
+            "fit calls it); use transduction_ for the labels instead of predict on new points."
+        )
+    n = X.shape[0]
+    k = check_int(n_neighbors, "n_neighbors", low=1)
+    if k > n:
+        raise ValueError(f"n_neighbors must be at most the number of points, {n}; got {k}.")
+    rows, cols = np.arange(n), np.arange(n)
+    if k > 1:
+        r, c, d, h = _knn_edges(X, k - 1)
+        tied = d >= h[r] / (1.0 + _TIE_RTOL)  # at the (k-1)-th distance, up to round-off
+        order = np.lexsort((c, tied, r))
+        r, c = r[order], c[order]
+        start = np.searchsorted(r, np.arange(n))
+        keep = np.arange(r.size) - start[r] < k - 1
+        rows, cols = np.concatenate([rows, r[keep]]), np.concatenate([cols, c[keep]])
+    return sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
 
 
 def _knn_graph_and_h(X, k, weights="heat"):

@@ -425,7 +425,7 @@ class Table:
     ----------
     caption : str
     name : str or None
-        The label that ``{numref}`` refers to.
+        The label by which the text refers to the table (MyST's ``numref`` role).
     header : list of str
     rows : list of list of str
         Every cell as the text shown.
@@ -478,7 +478,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
 
     The book's one way to show a table (STYLE.md, "Tables"): the cell's last expression is
     ``show_table(df, "What the table shows.", name="tab-...")``; the text refers to it with
-    ``{numref}`tab-...```. Labels may hold LaTeX between dollars (``"$\sigma^2$"``).
+    the ``numref`` role and the same label. Labels may hold LaTeX between dollars
+    (``"$\sigma^2$"``).
 
     Parameters
     ----------
@@ -489,13 +490,14 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         One line, non-empty: a sentence saying what the table shows.
     name : str, optional
         A label (a letter, then letters, digits, ``-`` or ``_``), e.g. ``"tab-ch1-errors"``: the
-        table is numbered and ``{numref}`` can refer to it. Without it the table is captioned
+        table is numbered and the ``numref`` role can refer to it. Without it it is captioned
         but not numbered.
     digits : int, optional
         Decimals for every float; default ``"{:g}"`` (six significant digits). Format numbers
         that sit on a rounding edge yourself, as strings.
     index : bool, default True
-        Show the index as the first column (headed by its name).
+        Show the index as the first column (headed by its name; the levels of a two-level
+        index joined by ", ").
 
     Returns
     -------
@@ -555,7 +557,8 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
         idx_name = label(df.index.name) if df.index.name is not None else (
             " / ".join(str(n) for n in df.index.names) if any(n is not None for n in df.index.names) else "")
         header = [idx_name, *header]
-        rows = [[label(i), *r] for i, r in zip(df.index, rows)]
+        rows = [[", ".join(map(str, i)) if isinstance(i, tuple) else str(i), *r]
+                for i, r in zip(df.index, rows)]
     return Table(header, rows, caption.strip(), name)
 
 
@@ -571,7 +574,7 @@ VERDICT_COLORS = {
 _VERDICT_MARK = {"reproduced": "R", "close": "C", "not reproduced": "X", "not attempted": "–"}
 
 
-def plot_verdict_grid(verdicts, *, ax=None, title=None):
+def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     """A colour grid of verdicts (reading x paper number), each cell marked R, C, X or –.
 
     Parameters
@@ -579,8 +582,11 @@ def plot_verdict_grid(verdicts, *, ax=None, title=None):
     verdicts : pandas.DataFrame
         Rows (e.g. readings) x columns (e.g. paper numbers), each entry a verdict of
         :data:`VERDICT_COLORS` or missing (None/NaN: a blank cell).
+    labels : pandas.DataFrame, optional
+        The text of each cell (e.g. the book's number), same index and columns; default the
+        verdict's mark. The colour and the legend say the verdict.
     ax : matplotlib.axes.Axes, optional
-        Default: a new figure :data:`FIGWIDTH` wide, 0.35 in per row.
+        Default: a new figure :data:`FIGWIDTH` wide, 0.28 in per row.
     title : str, optional
 
     Returns
@@ -608,25 +614,37 @@ def plot_verdict_grid(verdicts, *, ax=None, title=None):
     if bad:
         raise ValueError(f"unknown verdicts {bad}; use one of {list(VERDICT_COLORS)} (or None for a blank).")
     n_rows, n_cols = values.shape
-    ax = _ax(ax, figsize=(FIGWIDTH, 0.9 + 0.35 * n_rows))
+    if labels is not None:
+        if not isinstance(labels, pd.DataFrame) or labels.shape != verdicts.shape:
+            raise ValueError(f"labels must be a DataFrame of the verdicts' shape {verdicts.shape}.")
+        texts = labels.reindex(index=verdicts.index, columns=verdicts.columns).astype(object)
+        texts = texts.where(texts.notna(), "").to_numpy()
+    ax = _ax(ax, figsize=(FIGWIDTH, 1.2 + 0.28 * n_rows))
     for i in range(n_rows):
         for j in range(n_cols):
             v = values[i, j]
             if v is None:
                 continue
             ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
-            ax.text(j, i, _VERDICT_MARK[v], ha="center", va="center", fontsize=8,
+            text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
+            ax.text(j, i, text, ha="center", va="center", fontsize=8 if labels is None else 6.5,
                     color="white" if v != "not attempted" else "black")
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
     ax.set_xticks(range(n_cols), [str(c) for c in verdicts.columns], rotation=90, fontsize=7)
-    ax.set_yticks(range(n_rows), [str(r) for r in verdicts.index], fontsize=8)
+    ax.set_yticks(range(n_rows), [str(r) for r in verdicts.index], fontsize=7)
+    ax.tick_params(length=0)
     ax.grid(False)
     ax.set_aspect("auto")
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
     handles = [mpl.patches.Patch(color=c, label=f"{_VERDICT_MARK[k]} {k}") for k, c in VERDICT_COLORS.items()]
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8)
+    if ax.figure.get_layout_engine() is None and len(ax.figure.axes) == 1:
+        ax.figure.set_layout_engine("constrained")  # the long row labels inside the figure
+    if isinstance(ax.figure.get_layout_engine(), mpl.layout_engine.ConstrainedLayoutEngine):
+        ax.figure.legend(handles=handles, loc="outside upper center", ncol=4, fontsize=8)
+    else:
+        ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8)
     if title:
-        ax.set_title(title, pad=24)
+        ax.set_title(title)
     return ax

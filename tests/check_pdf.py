@@ -321,7 +321,10 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.out) if args.out else Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
-        for what, page in (("maths", math_page), ("figure", figures[0] if figures else None)):
+        # the five pages with the largest plots: each must have ink, and one at least colour
+        # (a grey diagram, such as a critical-difference plot, may be the largest)
+        colours = {}
+        for what, page in (("maths", math_page), *(("figure", p) for p in figures[:5])):
             if page is None:
                 continue
             path, pixels = render(pdf, page, out)
@@ -332,10 +335,15 @@ def main(argv=None):
             )
             if dark < args.min_ink:
                 errors.append(f"{what} page {page} renders nearly blank ({dark:.2%} non-white pixels)")
-            if what == "figure" and colour < args.min_colour:
-                errors.append(f"figure page {page} has no coloured plot ({colour:.2%} coloured pixels)")
+            if what == "figure":
+                colours[page] = colour
             if args.out:
                 print(f"  {path}")
+        if colours and max(colours.values()) < args.min_colour:
+            errors.append(
+                f"no coloured plot on the figure pages {sorted(colours)} "
+                f"(at most {max(colours.values()):.2%} coloured pixels)"
+            )
 
     for error in errors:
         print("FAIL", error)

@@ -18,8 +18,8 @@ with ``--require-browser`` (used by CI) a missing browser is an error.
 driving the same Chromium): every chapter page is laid out at 1,280 px (``--width``) and
 measured as a reader sees it:
 
-* code and output blocks wider than the text column (``scrollWidth > clientWidth``: the
-  reader has to scroll sideways);
+* code and output blocks (typeset tables included) wider than the text column
+  (``scrollWidth > clientWidth``: the reader has to scroll sideways);
 * clipped display equations: the equation and its number do not fit the box, so the box
   cuts it (or makes it scroll) and the number is drawn over it;
 * figures shown below 3/4 of their natural size, and figures without a caption;
@@ -188,11 +188,15 @@ async () => {
   const pad = getComputedStyle(article);
   const column = article.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
   // code input and printed output blocks, and HTML outputs (DataFrames)
+  // typeset tables (show_table's MyST output) scroll in the theme's container when too wide
   const blocks = [...article.querySelectorAll(
     ".cell .cell_input pre, .cell .cell_output pre, .cell .cell_output .text_html, " +
-    ".cell .cell_output .output_html")].filter(shown);
-  const wide = blocks.filter((b) => b.scrollWidth > b.clientWidth + 1 ||
-                                    b.getBoundingClientRect().width > column + 1);
+    ".cell .cell_output .output_html, .cell .cell_output table:not(.text_html table)")]
+    .filter(shown);
+  const wide = blocks.filter((b) => {
+    const box = b.tagName === "TABLE" ? (b.closest(".pst-scrollable-table-container") || b) : b;
+    return box.scrollWidth > box.clientWidth + 1 || b.getBoundingClientRect().width > column + 1;
+  });
   // display equations: Sphinx's div.math, content (and number) against the box
   const eqs = [...article.querySelectorAll("div.math")].filter(shown);
   const clipped = [];

@@ -655,6 +655,16 @@ GRAPHS += replacing("knn_graph", _knn3, (X,), 0, x_variants(min_samples=2))
 GRAPHS += replacing("geodesic_distances", _geo3, (X,), 0, x_variants(min_samples=2))
 GRAPHS += keyword("knn_graph", gr.knn_graph, (X,), "n_neighbors", INT_BAD + [N, N + 5], r"n_neighbors")
 GRAPHS += keyword("knn_graph", gr.knn_graph, (X, 3), "weights", ["bogus", None, 1, "Heat"], r"weights")
+_conn3 = functools.partial(gr.knn_connectivity, n_neighbors=3)
+_conn3.__qualname__ = "knn_connectivity"
+GRAPHS += replacing("knn_connectivity", _conn3, (X,), 0, x_variants(min_samples=2))
+GRAPHS += keyword(
+    "knn_connectivity", gr.knn_connectivity, (X,), "n_neighbors", INT_BAD + [N + 1, N + 5], r"n_neighbors"
+)
+GRAPHS += [
+    bad("knn_connectivity-other-Y", gr.knn_connectivity, X, X[:3], match=r"only the graph on X"),
+    ok("knn_connectivity-Y-is-X", gr.knn_connectivity, X, X, n_neighbors=N, shape=(N, N)),
+]
 GRAPHS += keyword(
     "geodesic_distances", gr.geodesic_distances, (X,), "n_neighbors", [0, N, 2.5, True], r"n_neighbors"
 )

@@ -124,3 +124,16 @@ def test_baselines_run_in_the_protocol(name):
     assert np.array_equal(r.transduction[y >= 0], y[y >= 0]) or name == "LapRLS"
     assert np.mean(r.transduction == truth) > 0.9
     assert len(BASELINES[name].grid) <= 6
+
+
+def test_one_nn_breaks_ties_by_index():
+    # x_2 is as near to x_0 (label 1) as to x_4 (label 0), x_3 as near to x_4 as to x_0's copy x_1
+    X = np.array([[0.0], [0.0], [1.0], [1.0], [2.0], [5.0]])
+    y = np.array([1, -1, -1, -1, 0, -1])
+    pred = BASELINES["1-NN (labelled only)"].transduce(SetCache(X), {}, y)
+    assert pred.tolist() == [1, 1, 1, 1, 0, 0]
+    y2 = np.array([-1, -1, -1, -1, 0, -1])
+    y2[1] = 1  # now the label 1 sits at index 1, still before index 4
+    assert BASELINES["1-NN (labelled only)"].transduce(SetCache(X), {}, y2).tolist() == [1, 1, 1, 1, 0, 0]
+    y3 = np.array([0, -1, -1, -1, 1, -1])  # labels swapped: the tie goes to index 0 again
+    assert BASELINES["1-NN (labelled only)"].transduce(SetCache(X), {}, y3).tolist() == [0, 0, 0, 0, 1, 1]

@@ -89,3 +89,22 @@ def test_setup_and_check_cells_are_folded_on_the_site(tmp_path, capsys):
     (tmp_path / first.name).write_text(json.dumps(nb))
     assert tag.main(["--check", "--notebooks", str(tmp_path)]) == 1
     assert "not tagged hide-input" in capsys.readouterr().out
+
+
+def test_reader_view_counts_a_typeset_table_wider_than_the_column(tmp_path):
+    """show_table's MyST tables are not DataFrames' .text_html: they are measured too."""
+    import pytest
+
+    pytest.importorskip("playwright")
+    chromium = check_site.find_chromium()
+    if chromium is None:
+        pytest.skip("no Chromium")
+    page = ('<html><body><article class="bd-article" style="width:688px">'
+            '<div class="cell"><div class="cell_output">'
+            '<div class="pst-scrollable-table-container" style="overflow-x:auto">'
+            '<table style="width:{w}px"><tr><td>x</td></tr></table></div></div></div>'
+            '</article></body></html>')
+    (tmp_path / "wide.html").write_text(page.format(w=1200))
+    (tmp_path / "fits.html").write_text(page.format(w=400))
+    problems = check_site.reader_view(chromium, tmp_path, ["wide.html", "fits.html"], 1280, strict=True)
+    assert problems == ["wide.html: reader view: 1 code/output blocks wider than the column"], problems

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.sparse.csgraph import connected_components
 
+from sslteach import graphs
 from sslteach.graphs import geodesic_distances, join_components, knn_graph, normalized_laplacian
 
 
@@ -288,3 +289,56 @@ def test_join_components_bridges_do_not_depend_on_the_blas_kernel():
         res = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
         runs.append(res.stdout)
     assert runs[0] == runs[1], "join_components chose different bridges under two BLAS kernels"
+
+
+# --- knn_connectivity: scikit-learn's knn kernel without its thread-dependent tie-breaking ---
+
+
+def _knn_connectivity_by_brute_force(X, k):
+    """Independent formulation: exact squared distances of integer points (no round-off), rank
+    each row by (distance, index), the point itself first."""
+    n = X.shape[0]
+    D = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    G = np.zeros((n, n))
+    for i in range(n):
+        others = sorted((D[i, j], j) for j in range(n) if j != i)
+        G[i, i] = 1
+        for _, j in others[: k - 1]:
+            G[i, j] = 1
+    return G
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 8])
+@pytest.mark.parametrize("d", [3, 40])  # a k-d tree below 16 features, brute force above
+def test_knn_connectivity_ranks_ties_by_index(k, d):
+    rng = np.random.default_rng(k + d)
+    X = rng.integers(0, 3, size=(60, d)).astype(float)  # many tied distances, some duplicates
+    X[7] = X[3]
+    G = graphs.knn_connectivity(X, n_neighbors=k)
+    np.testing.assert_array_equal(G.toarray(), _knn_connectivity_by_brute_force(X, k))
+
+
+def test_knn_connectivity_is_scikit_learns_graph_where_nothing_ties():
+    from sklearn.neighbors import NearestNeighbors
+
+    X = np.random.default_rng(0).normal(size=(200, 5))
+    ours = graphs.knn_connectivity(X, X, n_neighbors=7)
+    theirs = NearestNeighbors(n_neighbors=7).fit(X).kneighbors_graph(X, 7, mode="connectivity")
+    np.testing.assert_array_equal(ours.toarray(), theirs.toarray())
+
+
+def test_knn_connectivity_serves_labelspreading_and_refuses_other_points():
+    from functools import partial
+
+    from sklearn.semi_supervised import LabelSpreading
+
+    X = np.random.default_rng(1).normal(size=(50, 3))
+    y = np.full(50, -1)
+    y[:3], y[3:6] = 0, 1
+    ours = LabelSpreading(kernel=partial(graphs.knn_connectivity, n_neighbors=7)).fit(X, y)
+    theirs = LabelSpreading(kernel="knn", n_neighbors=7).fit(X, y)
+    np.testing.assert_array_equal(ours.transduction_, theirs.transduction_)
+    with pytest.raises(ValueError, match="only the graph on X itself"):
+        graphs.knn_connectivity(X, X[:10])
+    with pytest.raises(ValueError, match="at most the number of points"):
+        graphs.knn_connectivity(X, n_neighbors=51)

@@ -21,19 +21,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MAX = 88
 EXERCISE_TAGS = {"solution", "check"}
 
-# Page cells (everything but the exercises) still over 88 characters: Chapters 3-5.
+# Page cells (everything but the exercises) still over 88 characters.
 PAGE_XFAIL = {
-    "00_foundations",  # Chapters 0-2: being reformatted (branch rva)
-    "01_spectral_clustering",
-    "01_spectral_clustering_reproduction",
-    "02_cluster_kernels",
-    "02_cluster_kernels_reproduction",
-    "03_spectral_kernel_learning",
-    "03_spectral_kernel_learning_reproduction",
-    "04_semi_supervised_ksc",
-    "04_semi_supervised_ksc_reproduction",
     "05_comparison",
-    "05_scorecard",
 }
 # Exercise cells (solution, check) still over 88 characters.
 EXERCISE_XFAIL = {

@@ -188,6 +188,11 @@ def test_verdict_grid_marks_and_colours():
     assert [t.get_text() for t in ax.texts] == ["R", "X", "C"]
     first = ax.patches[0].get_facecolor()[:3]
     assert first == matplotlib.colors.to_rgb(VERDICT_COLORS["reproduced"])
+    text = pd.DataFrame({"T1": ["97.3", "80.1"], "T2": ["12", None]}, index=["a", "b"])
+    ax = plot_verdict_grid(v, labels=text)
+    assert [t.get_text() for t in ax.texts] == ["97.3", "12", "80.1"]
+    with pytest.raises(ValueError, match="shape"):
+        plot_verdict_grid(v, labels=pd.DataFrame({"T1": ["1"]}))
     with pytest.raises(ValueError, match="unknown verdicts"):
         plot_verdict_grid(pd.DataFrame({"T1": ["fine"]}))
     plt.close("all")

@@ -1,7 +1,6 @@
 r"""Three baselines a reader expects in Chapter 5, in the comparison's ``Method`` format.
 
-* **1-NN** on the labelled points only: scikit-learn's ``KNeighborsClassifier(n_neighbors=1)``
-  (no setting to choose).
+* **1-NN** on the labelled points only, Euclidean, ties in index order (no setting to choose).
 * **The harmonic function** of Zhu, Ghahramani & Lafferty (2003) on the fully connected
   Gaussian graph :math:`W_{ij} = \exp(-\lVert x_i - x_j\rVert^2/(2\sigma^2))`, :math:`i\ne j`,
   :math:`\sigma^2 = s\bar m` (the comparison's unit of width): minimise :math:`f^\top Lf`,
@@ -36,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.neighbors import KNeighborsClassifier
+from scipy.spatial.distance import cdist
 
 from sslteach.graphs import knn_graph
 from sslteach.kernels import rbf_kernel, squared_distances
@@ -136,8 +135,12 @@ def harmonic_from_pinv(Lpinv, y):
 
 
 def _one_nn(cache, p, y):
+    """The nearest labelled point's label; a point as near (to a relative 1e-9) to several labelled
+    points takes the first in index order. ``KNeighborsClassifier`` breaks such ties in its
+    threads' order, and Text's duplicate documents made its labels change with the machine."""
     lab, yl = _labelled(y)
-    return KNeighborsClassifier(n_neighbors=1).fit(cache.X[lab], yl).predict(cache.X)
+    D = cdist(cache.X, cache.X[lab])
+    return yl[np.argmax(D <= D.min(axis=1, keepdims=True) * (1 + 1e-9), axis=1)]
 
 
 def class_mass_normalise(f, y):
@@ -208,7 +211,7 @@ def _laprls(cache, p, y):
 BASELINES = {
     m.name: m
     for m in [
-        Method("1-NN (labelled only)", "baseline", ({},), _one_nn, "Euclidean, scikit-learn"),
+        Method("1-NN (labelled only)", "baseline", ({},), _one_nn, "Euclidean, ties by index"),
         Method(
             "harmonic (Gaussian)",
             "baseline",

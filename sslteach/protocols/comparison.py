@@ -47,7 +47,7 @@ from sklearn.utils import Bunch
 from .._decisions import argmax_rows, first_tied_not_one_class
 from .._validation import check_data, check_int, check_labels, check_positive
 from ..cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
-from ..graphs import knn_graph
+from ..graphs import knn_connectivity, knn_graph
 from ..kernels import center_kernel, normalize_kernel, rbf_kernel, squared_distances
 from ..ksc import RCOND_LIMIT, LapSVM, SemiSupervisedKSC, _knn_laplacian, _svm_bias, ksc_kernel
 from ..relaxation import fiedler_vector, threshold_sweep, top_eigenvector
@@ -173,15 +173,28 @@ def _svc(cache, p, y):
     return clf.fit(cache.X[lab], yl).predict(cache.X)
 
 
+def _knn_kernel(cache, k):
+    """scikit-learn's ``kernel="knn"`` graph with ties in index order (``graphs.knn_connectivity``:
+    scikit-learn's own depends on the thread count where distances tie, as on Text), once per k."""
+    G = cache.get(("knn_connectivity", k), lambda: knn_connectivity(cache.X, n_neighbors=k))
+
+    def kernel(X, Y):
+        if X.shape != cache.X.shape or Y is not X:
+            raise ValueError("the comparison's k-NN kernel is the graph on the set's own points")
+        return G.copy()  # LabelPropagation scales the matrix it is given in place
+
+    return kernel
+
+
 def _label_propagation(cache, p, y):
-    est = LabelPropagation(kernel="knn", n_neighbors=p["k"], max_iter=1000)
+    est = LabelPropagation(kernel=_knn_kernel(cache, p["k"]), max_iter=1000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "max_iter reached": the labels are still the argmax
         return est.fit(cache.X, y).transduction_
 
 
 def _label_spreading(cache, p, y):
-    est = LabelSpreading(kernel="knn", n_neighbors=p["k"], alpha=p["alpha"], max_iter=100)
+    est = LabelSpreading(kernel=_knn_kernel(cache, p["k"]), alpha=p["alpha"], max_iter=100)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return est.fit(cache.X, y).transduction_

@@ -58,6 +58,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .slicing import parse
+
 __all__ = [
     "CHECK_POINTS",
     "WRITTEN_POINTS",
@@ -371,7 +373,7 @@ def _split_statement(src: str) -> tuple[str, str, str]:
 def _defined_names(code: str) -> dict[str, str]:
     """Top-level names a solution cell defines, with a call signature for functions."""
     try:
-        tree = ast.parse(code)
+        tree = parse(code)
     except SyntaxError:
         return {}
     names: dict[str, str] = {}
@@ -390,7 +392,7 @@ def _defined_names(code: str) -> dict[str, str]:
 
 def _used_names(code: str) -> set[str]:
     try:
-        return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+        return {n.id for n in ast.walk(parse(code)) if isinstance(n, ast.Name)}
     except SyntaxError:
         return set()
 

@@ -9,12 +9,24 @@ through ``globals()`` or ``exec`` is not followed.
 from __future__ import annotations
 
 import ast
+import threading
+
+_PARSE_LOCK = threading.Lock()
+
+
+def parse(code: str) -> ast.Module:
+    """``ast.parse`` under a lock. CPython 3.11 keeps the AST constructor's recursion depth per
+    interpreter, so two threads parsing at once can fail with "SystemError: AST constructor
+    recursion depth mismatch" (python/cpython#106905), and ``grade --jobs`` grades in threads.
+    """
+    with _PARSE_LOCK:
+        return ast.parse(code)
 
 
 def defines(code: str) -> set[str]:
     """Every name a cell binds anywhere (assignments, loops, imports, defs): an over-approximation."""
     try:
-        tree = ast.parse(code)
+        tree = parse(code)
     except SyntaxError:
         return set()
     names = set()
@@ -53,7 +65,7 @@ def _defines_node(node):
 def uses(code: str) -> set[str]:
     """The names a cell reads without binding them first (inside functions too)."""
     try:
-        return _free(ast.parse(code))
+        return _free(parse(code))
     except SyntaxError:
         return set()
 
