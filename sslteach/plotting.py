@@ -15,6 +15,7 @@ presentations that are friendly to colorblind people. https://jfly.uni-koeln.de/
 from __future__ import annotations
 
 import numbers
+import re
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -432,23 +433,42 @@ class Table:
     """
 
     def __init__(self, header, rows, caption, name=None):
-        self.header, self.rows, self.caption, self.name = header, rows, caption, name
+        if not isinstance(header, list | tuple) or not header or not all(isinstance(h, str) for h in header):
+            raise ValueError(
+                "header must be a non-empty list of column labels (strings); use show_table(df, ...)."
+            )
+        if not isinstance(rows, list | tuple) or not all(
+            isinstance(r, list | tuple) and len(r) == len(header) and all(isinstance(c, str) for c in r)
+            for r in rows
+        ):
+            raise ValueError(
+                f"rows must be lists of {len(header)} strings, one per column; use show_table(df, ...)."
+            )
+        if not isinstance(caption, str) or not caption.strip() or "\n" in caption:
+            raise ValueError(f"caption must be one non-empty line of text; got {caption!r}.")
+        if name is not None and (not isinstance(name, str) or not re.fullmatch(_NAME, name)):
+            raise ValueError(f"name must be a label such as 'tab-ch1-errors'; got {name!r}.")
+        self.header, self.rows, self.caption, self.name = list(header), [list(r) for r in rows], caption, name
 
     def to_markdown(self):
         """The pipe table alone (GitHub/CommonMark-GFM Markdown)."""
+
         def line(cells):
             return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
         sep = "|" + "|".join("---:" if right else ":---" for right in self._numeric()) + "|"
         return "\n".join([line(self.header), sep, *(line(r) for r in self.rows)])
 
     def _numeric(self):
         """Which columns hold numbers only (right-aligned; text is left-aligned)."""
+
         def number(c):
             try:
                 float(c.replace("±", "").split()[0].replace("−", "-"))
                 return True
             except (ValueError, IndexError):
                 return c == "–"
+
         return [all(number(r[j]) for r in self.rows) for j in range(len(self.header))]
 
     def _repr_markdown_(self):
@@ -460,16 +480,22 @@ class Table:
 
         def row(cells, tag):
             return "<tr>" + "".join(f"<{tag}>{html.escape(c, quote=False)}</{tag}>" for c in cells) + "</tr>"
+
         anchor = f' id="{self.name}"' if self.name else ""
-        return (f"<table{anchor}>\n<caption>{html.escape(self.caption, quote=False)}</caption>\n"
-                f"<thead>{row(self.header, 'th')}</thead>\n<tbody>\n"
-                + "\n".join(row(r, "td") for r in self.rows) + "\n</tbody>\n</table>")
+        return (
+            f"<table{anchor}>\n<caption>{html.escape(self.caption, quote=False)}</caption>\n"
+            f"<thead>{row(self.header, 'th')}</thead>\n<tbody>\n"
+            + "\n".join(row(r, "td") for r in self.rows)
+            + "\n</tbody>\n</table>"
+        )
 
     def __repr__(self):
         width = [max(len(r[j]) for r in [self.header, *self.rows]) for j in range(len(self.header))]
         right = self._numeric()
-        lines = ["  ".join(c.rjust(w) if right[j] else c.ljust(w) for j, (c, w) in enumerate(zip(r, width)))
-                 for r in [self.header, *self.rows]]
+        lines = [
+            "  ".join(c.rjust(w) if right[j] else c.ljust(w) for j, (c, w) in enumerate(zip(r, width)))
+            for r in [self.header, *self.rows]
+        ]
         return "\n".join([f"Table: {self.caption}", *(ln.rstrip() for ln in lines)])
 
 
@@ -526,7 +552,6 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
     a              0.5
     b              2.0
     """
-    import re
 
     import pandas as pd
 
@@ -535,14 +560,18 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"show_table needs a pandas DataFrame (or Series); got {type(df).__name__}.")
     if df.shape[0] == 0 or df.shape[1] == 0:
-        raise ValueError("show_table needs at least one row and one column; the DataFrame has shape "
-                         f"{df.shape}.")
+        raise ValueError(
+            f"show_table needs at least one row and one column; the DataFrame has shape {df.shape}."
+        )
     if not isinstance(caption, str) or not caption.strip() or "\n" in caption:
-        raise ValueError("caption must be one non-empty line of text saying what the table shows; "
-                         f"got {caption!r}.")
+        raise ValueError(
+            f"caption must be one non-empty line of text saying what the table shows; got {caption!r}."
+        )
     if name is not None and (not isinstance(name, str) or not re.fullmatch(_NAME, name)):
-        raise ValueError(f"name must be a label such as 'tab-ch1-errors' (a letter, then letters, digits, "
-                         f"'-' or '_'); got {name!r}.")
+        raise ValueError(
+            f"name must be a label such as 'tab-ch1-errors' (a letter, then letters, digits, "
+            f"'-' or '_'); got {name!r}."
+        )
     if digits is not None:
         digits = check_int(digits, "digits", low=0)
 
@@ -554,11 +583,19 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
     header = [label(c) for c in df.columns]
     rows = [[_cell(v, digits) for v in r] for r in df.itertuples(index=False, name=None)]
     if index:
-        idx_name = label(df.index.name) if df.index.name is not None else (
-            " / ".join(str(n) for n in df.index.names) if any(n is not None for n in df.index.names) else "")
+        idx_name = (
+            label(df.index.name)
+            if df.index.name is not None
+            else (
+                " / ".join(str(n) for n in df.index.names)
+                if any(n is not None for n in df.index.names)
+                else ""
+            )
+        )
         header = [idx_name, *header]
-        rows = [[", ".join(map(str, i)) if isinstance(i, tuple) else str(i), *r]
-                for i, r in zip(df.index, rows)]
+        rows = [
+            [", ".join(map(str, i)) if isinstance(i, tuple) else str(i), *r] for i, r in zip(df.index, rows)
+        ]
     return Table(header, rows, caption.strip(), name)
 
 
@@ -627,8 +664,15 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
                 continue
             ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
             text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
-            ax.text(j, i, text, ha="center", va="center", fontsize=8 if labels is None else 6.5,
-                    color="white" if v != "not attempted" else "black")
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=8 if labels is None else 6.5,
+                color="white" if v != "not attempted" else "black",
+            )
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
     ax.set_xticks(range(n_cols), [str(c) for c in verdicts.columns], rotation=90, fontsize=7)

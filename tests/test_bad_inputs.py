@@ -1134,6 +1134,41 @@ PLOTTING += [
     ),
     ok("plot_decision_regions-one-class-predicted", _pdr, lambda Z: np.zeros(len(Z)), X, check=_axes_ok),
 ]
+_DF = pd.DataFrame({"a": [1.0, 2.0]}, index=["x", "y"])
+_VERDICTS = pd.DataFrame([["reproduced", "close"], ["not reproduced", None]])
+PLOTTING += [
+    bad("show_table-list", pl.show_table, [[1, 2]], "A table.", match=r"DataFrame"),
+    bad("show_table-empty", pl.show_table, _DF.iloc[:0], "A table.", match=r"at least one row"),
+    bad("show_table-no-caption", pl.show_table, _DF, "", match=r"caption"),
+    bad("show_table-two-line-caption", pl.show_table, _DF, "one\ntwo", match=r"caption"),
+    bad("show_table-bad-name", pl.show_table, _DF, "A table.", name="1 bad", match=r"name"),
+    bad("show_table-digits=-1", pl.show_table, _DF, "A table.", digits=-1, match=r"digits"),
+    ok(
+        "show_table-Series",
+        pl.show_table,
+        _DF["a"],
+        "A table.",
+        check=lambda t: t.rows == [["x", "1"], ["y", "2"]],
+    ),
+    bad("Table-ragged-rows", pl.Table, ["a", "b"], [["1"]], "A table.", match=r"rows"),
+    bad("Table-number-cells", pl.Table, ["a"], [[1.0]], "A table.", match=r"rows"),
+    bad("Table-no-header", pl.Table, [], [], "A table.", match=r"header"),
+    bad("Table-no-caption", pl.Table, ["a"], [["1"]], None, match=r"caption"),
+    bad("plot_verdict_grid-empty", pl.plot_verdict_grid, pd.DataFrame(), match=r"non-empty"),
+    bad(
+        "plot_verdict_grid-unknown-verdict",
+        pl.plot_verdict_grid,
+        _VERDICTS.replace("close", "near"),
+        match=r"unknown",
+    ),
+    bad(
+        "plot_verdict_grid-labels-shape",
+        pl.plot_verdict_grid,
+        _VERDICTS,
+        labels=_VERDICTS.iloc[:1],
+        match=r"labels",
+    ),
+]
 _PAPER = {"TSK": {"Heart": (64.06, 4.42)}}
 PLOTTING += [
     bad("results_table-paper-list", pl.results_table, [1, 2], _PAPER, match=r"paper"),
