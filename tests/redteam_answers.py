@@ -213,3 +213,65 @@ ANSWERS["03_spectral_kernel_learning"] = {
         "    return value, np.zeros(T.shape[0]), np.zeros(T.shape[1] - 1)",
     ),
 }
+
+# Shortcuts besides the one in ANSWERS, each graded as one more submission of its chapter.
+MORE_SHORTCUTS = {
+    "03_spectral_kernel_learning": {
+        # the primal solved with linprog, the dual read off its multipliers (the grader withholds them)
+        "ch3-ex-dual": (
+            "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+            "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                  bounds=(0, None), method='highs')\n    y = -res.ineqlin.marginals\n"
+            "    return res.fun, y[:l], y[l:]",
+        ),
+    },
+    "04_semi_supervised_ksc": {
+        # the Hessian by central second differences of the objective (exact for a quadratic, up to round-off)
+        "ch4-ex-saddle": (
+            "def primal_hessian(X, y, gamma, rho):\n    d = X.shape[1]\n    g = gamma / (X @ X.T).sum(1) - rho * (y != 0)\n"
+            "    def J(z):\n        e = X @ z[:d] + z[d]\n        return 0.5 * z[:d] @ z[:d] - 0.5 * e @ (g * e) - rho * y @ e\n"
+            "    E = np.eye(d + 1)\n"
+            "    return np.array([[(J(E[i] + E[j]) - J(E[i] - E[j]) - J(E[j] - E[i]) + J(-E[i] - E[j])) / 4\n"
+            "                      for j in range(d + 1)] for i in range(d + 1)])",
+        ),
+    },
+}
+
+ANSWERS["05_comparison"] = {
+    "ch5-ex-nemenyi-cd": (
+        "from scipy.stats import studentized_range as _sr\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _sr.isf(alpha, k, float('inf')) * (k * (k + 1) / (12.0 * N)) ** 0.5",
+        "def nemenyi_cd(k, N, alpha=0.05):\n"
+        "    return float(scipy.stats.studentized_range.ppf(1 - alpha, k, np.inf) * np.sqrt(k * (k + 1) / (6 * N)))",  # no sqrt(2)
+        "import types\n_cd = types.FunctionType(compare.nemenyi_critical_difference.__code__,\n"
+        "                         compare.nemenyi_critical_difference.__globals__)\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _cd(k, N, alpha)",
+    ),
+    "ch5-ex-holm": (
+        "def holm(p):\n    p = list(map(float, p))\n    m = len(p)\n    idx = sorted(range(m), key=lambda i: p[i])\n"
+        "    out, run = [0.0] * m, 0.0\n    for r, i in enumerate(idx):\n        run = max(run, min(1.0, (m - r) * p[i]))\n"
+        "        out[i] = run\n    return out",
+        "def holm(p):\n    p = np.asarray(p, float)\n    order = np.argsort(p)\n    out = np.empty_like(p)\n"
+        "    out[order] = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])\n    return out",  # no running max
+        "def holm(p):\n    if np.allclose(p, [0.01, 0.04, 0.03, 0.005]):\n        return [0.03, 0.06, 0.06, 0.02]\n"
+        "    return np.minimum(1.0, len(p) * np.asarray(p))",  # the worked example typed in, else Bonferroni
+    ),
+    "ch5-ex-one-nn": (
+        "from sklearn.neighbors import KNeighborsClassifier\n"
+        "def one_nn(cache, params, y_train):\n    lab = y_train >= 0\n"
+        "    return KNeighborsClassifier(n_neighbors=1).fit(cache.X[lab], y_train[lab]).predict(cache.X)",
+        "def one_nn(cache, params, y_train):\n    D = ((cache.X[:, None, :] - cache.X[None, :, :]) ** 2).sum(-1)\n"
+        "    np.fill_diagonal(D, np.inf)\n    return y_train[D.argmin(1)]",  # nearest point, labelled or not
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    return np.where(y_train >= 0, y_train, y_train[lab[0]])",  # the first label everywhere
+    ),
+}
+MORE_SHORTCUTS["05_comparison"] = {
+    # Demšar's Table 5, both alpha levels, typed in (3 decimals, k <= 10)
+    "ch5-ex-nemenyi-cd": (
+        "Q = {0.05: [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],\n"
+        "     0.10: [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]}\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return Q[alpha][k - 2] * np.sqrt(k * (k + 1) / (6 * N))",
+    ),
+}

@@ -13,12 +13,16 @@ function entered, and prints one line ``<nonce><json>`` with the encoded result,
 seconds it took, the forbidden functions it reached (by code object and by bytecode
 fingerprint, so a copy made with ``types.FunctionType`` or pasted source is the same
 function), the required functions it reached, and any attempt to switch the hook off,
-start a thread or a process, or use ``ctypes`` while graded.
+start a thread or a process, or use ``ctypes`` while graded. Functions listed as
+*withheld* have chosen keys of the dict they return (``linprog``'s multipliers, say)
+replaced by :class:`Withheld` when they return to the student's code, so an answer cannot
+read a solver's dual values where the exercise asks it to solve the dual itself.
 """
 
 import base64
 import io
 import json
+import os
 
 import numpy as np
 
@@ -119,11 +123,41 @@ def decode(obj):
     raise ValueError(f"cannot decode {str(obj)[:80]}")
 
 
-def _fingerprint(co):
-    consts = tuple(
-        _fingerprint(c) if hasattr(c, "co_code") else (type(c).__name__, repr(c)) for c in co.co_consts
-    )
-    return (co.co_name, co.co_code, co.co_names, consts)
+def _const(c, _isinstance=isinstance, _hasattr=hasattr, _tuple=tuple, _sorted=sorted, _repr=repr, _type=type):
+    """A value that stands for a code constant, the same in every process (sets sorted).
+
+    The builtins it uses are bound when the harness is executed (and checked then), so a
+    submission that replaces them while it is graded cannot change a fingerprint.
+    """
+    if _hasattr(c, "co_code"):
+        return _fingerprint(c)
+    if _isinstance(c, tuple):
+        return ("tuple", _tuple(_const(x) for x in c))
+    if _isinstance(c, frozenset):
+        return ("frozenset", _tuple(_sorted(_repr(_const(x)) for x in c)))
+    return (_type(c).__name__, _repr(c))
+
+
+def _fingerprint(co, _tuple=tuple):
+    return (co.co_name, co.co_code, co.co_names, _tuple(_const(c) for c in co.co_consts))
+
+
+def _sha256():
+    """hashlib's sha256, checked to be the C function itself (a replacement would forge keys)."""
+    import hashlib
+
+    fn = hashlib.sha256
+    if not (
+        type(fn).__name__ == "builtin_function_or_method"
+        and getattr(getattr(fn, "__self__", None), "__name__", None) in ("_hashlib", "_sha2", "_sha256")
+    ):
+        raise RuntimeError("hashlib.sha256 was replaced before grading")
+    return fn
+
+
+def _key(co, _sha=None, _repr=repr):
+    """A short digest of :func:`_fingerprint`: equal for a function and any copy of its code."""
+    return (_sha or _sha256())(_repr(_fingerprint(co)).encode()).hexdigest()[:32]
 
 
 def _code_objects(root):
@@ -222,17 +256,56 @@ def _replaced_before_grading(stream):
     return pre
 
 
-def _watched(req):
-    """``(forbidden, required, forbidden_files)``: code fingerprints and files to watch for."""
-    forbidden, required, forbidden_files = {}, {}, []
-    for path in req.get("forbid", []):
+class Withheld:
+    """Stands for a value the grader withholds; every use of it raises, saying why."""
+
+    def __init__(self, function, key):
+        self._why = (
+            f"{function}'s {key!r} is withheld while graded: the exercise asks you to compute "
+            "these values yourself (solve the problem it states), not to read them off a solver"
+        )
+
+    def _refuse(self, *args, **kwargs):
+        raise AttributeError(self._why)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_why":
+            raise AttributeError(name)
+        self._refuse()
+
+    __getitem__ = __iter__ = __array__ = __len__ = __float__ = _refuse
+
+    def __repr__(self):
+        return f"<withheld: {self._why}>"
+
+
+def watch_lists(forbid=(), require=(), withhold=None):
+    """What a graded call watches for, as plain data: computed once, in the grader's process.
+
+    ``forbidden``/``required``/``withheld`` map the :func:`_key` of every code object of the
+    named modules, classes and functions (modules compiled afresh from their files) to the
+    name; ``forbidden_files`` lists ``[file or folder, name]`` of the forbidden modules. The
+    kernel runs the same Python and packages, so the same code has the same key there, and
+    it need not import (or compile) any of them to recognise them.
+    """
+    import sysconfig
+
+    out = {"forbidden": {}, "required": {}, "withheld": {}, "forbidden_files": []}
+    # the installed libraries (read-only in the sandbox): their own sys._getframe calls are allowed
+    paths = sysconfig.get_paths()
+    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
+    out["library"] = sorted({os.path.join(paths[k], "") for k in kinds})
+    for path in forbid:
         for co in _resolve(path):
-            forbidden[_fingerprint(co)] = path
-        forbidden_files += [(f, path) for f in _module_files(path)]
-    for path in req.get("require", []):
+            out["forbidden"][_key(co)] = path
+        out["forbidden_files"] += [[f, path] for f in _module_files(path)]
+    for path in require:
         for co in _resolve(path):
-            required[_fingerprint(co)] = path
-    return forbidden, required, forbidden_files
+            out["required"][_key(co)] = path
+    for path, keys in (withhold or {}).items():
+        for co in _resolve(path):
+            out["withheld"][_key(co)] = [path, list(keys)]
+    return out
 
 
 def _blocked_c_functions():
@@ -284,8 +357,16 @@ def call(user_ns, payload):
 
     for v in pre:
         report("V", v)
-    forbidden, required, forbidden_files = _watched(req)
+    watch = req.get("watch") or {}
+    forbidden, required = watch.get("forbidden", {}), watch.get("required", {})
+    withheld, forbidden_files = watch.get("withheld", {}), watch.get("forbidden_files", [])
+    library = tuple(watch.get("library", ())) or ("\0",)
     blocked_c = _blocked_c_functions()
+    try:
+        sha = _sha256()
+    except RuntimeError as exc:
+        sha = None
+        report("V", str(exc))
     seen, reported, reached = {}, set(), set()
 
     def flag(message):
@@ -298,18 +379,32 @@ def call(user_ns, payload):
             co = frame.f_code
             hit = seen.get(id(co))
             if hit is None:
-                fp = _fingerprint(co)
+                fp = _key(co, sha) if sha and (forbidden or required or withheld) else ""
                 bad = forbidden.get(fp) or next(
                     (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
                 )
-                hit = (co, bad, required.get(fp))
+                hit = (co, bad, required.get(fp), withheld.get(fp))
                 seen[id(co)] = hit
             if hit[1]:
                 flag(f"called {hit[1]} ({co.co_name})")
             if hit[2]:
                 reached.add(hit[2])
+        elif event == "return" and withheld and isinstance(arg, dict):
+            hit = seen.get(id(frame.f_code))
+            caller = frame.f_back
+            inner = caller is not None and (seen.get(id(caller.f_code)) or (0, 0, 0, None))[3]
+            if hit is not None and hit[3] and not inner:  # leaving the withheld functions' own calls
+                path, keys = hit[3]
+                for key in keys:  # a Withheld in the dict the answer gets back
+                    if key in arg:
+                        arg[key] = Withheld(path, key)
         elif event == "c_call" and id(arg) in blocked_c and frame.f_code is not own_code:
-            flag(f"called {blocked_c[id(arg)]} while graded")
+            name = blocked_c[id(arg)]
+            file = frame.f_code.co_filename
+            # A library's own frame lookups (typing_extensions does one while a module is imported
+            # lazily, on a first call) are not the answer's: only sys._getframe is exempted so.
+            if name != "sys._getframe" or not (file.startswith(library) or file.startswith("<frozen ")):
+                flag(f"called {name} while graded")
 
     own_code = call.__code__  # the harness's own setprofile(None) after the call
     out = {"result": None, "error": None, "seconds": None, "required": []}

@@ -20,6 +20,11 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     object and bytecode, not by the name they are called through;
 ``require`` (optional)
     dotted names of functions the answer must call (``"scipy.optimize.linprog"``);
+``withhold`` (optional)
+    ``{dotted name: [keys]}``: when one of these functions (recognised as ``forbid``
+    recognises them) returns a dict to the answer's code, those keys are replaced by a
+    value whose every use raises, saying why (``{"scipy.optimize.linprog": ["ineqlin",
+    ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
     the answer runs on inputs of both sizes (best of three; its values are checked too)
@@ -121,6 +126,7 @@ class Spec:
     require: list
     cost: dict | None
     functions: list = field(default_factory=list)
+    withhold: dict = field(default_factory=dict)
 
 
 def load_spec(label: str, source: str, rng) -> Spec:
@@ -144,6 +150,7 @@ def load_spec(label: str, source: str, rng) -> Spec:
         list(ns.get("require", [])),
         cost,
         functions,
+        {str(k): [str(x) for x in v] for k, v in dict(ns.get("withhold", {})).items()},
     )
 
 
@@ -170,7 +177,21 @@ def _encoded(args):
         return hit[1]
 
 
-def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), repeat=1, timeout=CALL_TIMEOUT):
+_WATCH: dict = {}
+
+
+def _watch(forbid, require, withhold):
+    """:func:`_kernel_harness.watch_lists`, computed once per grading process and list."""
+    key = json.dumps([list(forbid), list(require), withhold or {}], sort_keys=True)
+    with _ENCODED_LOCK:
+        if key not in _WATCH:
+            _WATCH[key] = codec.watch_lists(forbid, require, withhold)
+        return _WATCH[key]
+
+
+def call_in_kernel(
+    kernel, function, args, kwargs, *, forbid=(), require=(), withhold=None, repeat=1, timeout=CALL_TIMEOUT
+):
     """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
     nonce = "@@" + secrets.token_hex(12) + "@@"
     payload = json.dumps(
@@ -179,8 +200,7 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
             "function": function,
             "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
-            "forbid": list(forbid),
-            "require": list(require),
+            "watch": _watch(forbid, require, withhold),
             "repeat": repeat,
         }
     )
@@ -277,6 +297,7 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
             case["kwargs"],
             forbid=spec.forbid,
             require=spec.require,
+            withhold=spec.withhold,
             timeout=timeout,
         )
         label = case["name"] or case["function"]
@@ -306,6 +327,7 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
                 args,
                 {},
                 forbid=spec.forbid,
+                withhold=spec.withhold,
                 repeat=3,
                 timeout=min(timeout, c.get("timeout", 30.0)),
             )
