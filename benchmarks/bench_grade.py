@@ -17,7 +17,7 @@ Kernels get one BLAS thread each (``OPENBLAS_NUM_THREADS=1``), as in ``grade``.
 ``--execute`` times what ``nbgrader autograde`` runs instead: each chapter's released
 instructor copy executed whole, cell by cell, in a fresh kernel with one BLAS thread
 (every chapter when no ``--chapter`` is given); it prints the whole chapter's seconds and
-its slowest cell, named by its ``grade_id`` or first line.
+its slowest cell, named by its ``grade_id`` and first line.
 """
 
 from __future__ import annotations
@@ -69,11 +69,9 @@ def execute_chapters(chapters) -> None:
                         continue
                     t0 = time.perf_counter()
                     client.execute_cell(cell, i)
-                    name = (
-                        cell.metadata.get("nbgrader", {}).get("grade_id")
-                        or cell.source.strip().split("\n")[0]
-                    )
-                    times.append((time.perf_counter() - t0, name[:60]))
+                    gid = cell.metadata.get("nbgrader", {}).get("grade_id") or "no grade_id"
+                    first = next((ln for ln in cell.source.split("\n") if ln.strip()), "")
+                    times.append((time.perf_counter() - t0, f"{gid}: {first.strip()[:50]}"))
             whole = time.perf_counter() - start
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -137,6 +135,11 @@ def main(argv=None) -> int:
         f"  grades: instructor copies with full marks {sum(right)}/{len(right)}, "
         f"untouched copies with 0 {sum(zero)}/{len(zero)}"
     )
+    for k, (_, r) in enumerate(done):  # say why a copy did not get the grade it should
+        for row in r.rows():
+            wrong = row["status"] != "passed" if k % 2 == 0 else row["points"] > 0
+            if row["kind"] == "auto" and wrong:
+                print(f"  submission {k}: {row['label']} {row['status']}: {row['message']}")
     return 0
 
 

@@ -27,7 +27,9 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
-    the answer runs on inputs of both sizes (best of three; its values are checked too)
+    the answer runs on inputs of both sizes (best of three, and measured again before a
+    failing verdict, so that a load spike on a shared grader does not fail it; its values
+    are checked too)
     and fails when its time grows faster than ``n^e`` *and* it is more than
     ``max_slowdown`` (default 4) times slower than the instructor's solution at ``n2``
     (cache effects alone can push a right answer's exponent past ``e``); ``max_slowdown=0``
@@ -284,6 +286,57 @@ def reference_values(kernel, spec: Spec) -> dict:
     return out
 
 
+def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
+    """The answer's best-of-three seconds at the cost test's two sizes, or why it failed there."""
+    c = spec.cost
+    compare = spec.compare or (lambda case, got, want: same(got, want))
+    times = []
+    for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
+        r = call_in_kernel(
+            kernel,
+            c["function"],
+            args,
+            {},
+            forbid=spec.forbid,
+            withhold=spec.withhold,
+            repeat=3,
+            timeout=min(timeout, c.get("timeout", 30.0)),
+        )
+        if r.violations:
+            return f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
+        if r.error:
+            return f"cost test, n = {n}: {c['function']} raised {r.error}"
+        msg = compare(
+            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+            r.value,
+            want,
+        )
+        if msg:
+            return f"cost test, n = {n}: {msg}"
+        times.append(max(r.seconds or 0.0, 1e-6))
+    return times
+
+
+def _cost_verdict(c: dict, times: list, ref: dict) -> str:
+    """Why the times break the stated cost ("" when they do not)."""
+    n1, n2 = c["sizes"]
+    exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
+    slower = times[1] / ref["cost_seconds"][1]
+    if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
+        return (
+            f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
+            f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
+            f"the limit is n^{c['max_exponent']:g}"
+            + (
+                f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
+                "model solution"
+                if c.get("max_slowdown", 4.0) > 0
+                else ""
+            )
+        )
+    return ""
+
+
 def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
     """Run the spec's calls in a submission's kernel; ``(passed, message)``."""
     compare = spec.compare or (lambda case, got, want: same(got, want))
@@ -319,43 +372,15 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         return False, f"{spec.functions[0]} must call {', '.join(missing)} (it was never called)"
     if spec.cost:
         c = spec.cost
-        times = []
-        for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
-            r = call_in_kernel(
-                kernel,
-                c["function"],
-                args,
-                {},
-                forbid=spec.forbid,
-                withhold=spec.withhold,
-                repeat=3,
-                timeout=min(timeout, c.get("timeout", 30.0)),
-            )
-            if r.violations:
-                return False, f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
-            if r.error:
-                return False, f"cost test, n = {n}: {c['function']} raised {r.error}"
-            msg = compare(
-                {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
-                r.value,
-                want,
-            )
-            if msg:
-                return False, f"cost test, n = {n}: {msg}"
-            times.append(max(r.seconds or 0.0, 1e-6))
-        n1, n2 = c["sizes"]
-        exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
-        slower = times[1] / ref["cost_seconds"][1]
-        if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
-            return False, (
-                f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
-                f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
-                f"the limit is n^{c['max_exponent']:g}"
-                + (
-                    f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
-                    "model solution"
-                    if c.get("max_slowdown", 4.0) > 0
-                    else ""
-                )
-            )
+        times = None
+        for _attempt in range(2):  # a slow verdict is measured twice: load on a shared grader comes and goes
+            got = _cost_times(kernel, spec, ref, timeout)
+            if isinstance(got, str):
+                return False, got
+            times = got if times is None else [min(a, b) for a, b in zip(times, got, strict=True)]
+            verdict = _cost_verdict(c, times, ref)
+            if not verdict:
+                break
+        if verdict:
+            return False, verdict
     return True, ""
