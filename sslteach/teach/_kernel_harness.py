@@ -428,6 +428,8 @@ def call(user_ns, payload):
                 if still is not hook:
                     flag("the grader's profile hook was switched off while graded")
                 best = elapsed if best is None else min(best, elapsed)
+                if elapsed > float(req.get("enough", float("inf"))):
+                    break  # one run this slow is measurement enough: repeats only tame noise
             out["seconds"] = best
             out["result"] = encode(result)
         except BaseException as exc:  # the student's error is reported, never raised here

@@ -27,7 +27,8 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
-    the answer runs on inputs of both sizes (best of three, and measured again before a
+    the answer runs on inputs of both sizes (best of three, one run when it takes over
+    ``ENOUGH_SECONDS``, and measured again before a
     failing verdict when it is less than ``RETRY_BELOW_SLOWDOWN`` times slower than the
     model solution, so that a load spike on a shared grader does not fail it; its values
     are checked too)
@@ -60,6 +61,7 @@ from . import _kernel_harness as codec
 HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
 CALL_TIMEOUT = 60.0
 RETRY_BELOW_SLOWDOWN = 25.0  # a cost test failed by less than this factor is measured again
+ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise is small beside it)
 
 
 def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
@@ -194,9 +196,23 @@ def _watch(forbid, require, withhold):
 
 
 def call_in_kernel(
-    kernel, function, args, kwargs, *, forbid=(), require=(), withhold=None, repeat=1, timeout=CALL_TIMEOUT
+    kernel,
+    function,
+    args,
+    kwargs,
+    *,
+    forbid=(),
+    require=(),
+    withhold=None,
+    repeat=1,
+    enough=None,
+    timeout=CALL_TIMEOUT,
 ):
-    """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
+    """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values.
+
+    ``repeat`` runs (the best time is reported), stopping early after a run longer than
+    ``enough`` seconds.
+    """
     nonce = "@@" + secrets.token_hex(12) + "@@"
     payload = json.dumps(
         {
@@ -206,6 +222,7 @@ def call_in_kernel(
             "kwargs": codec.encode(dict(kwargs)),
             "watch": _watch(forbid, require, withhold),
             "repeat": repeat,
+            "enough": float("inf") if enough is None else float(enough),
         }
     )
     if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
@@ -302,6 +319,7 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
             forbid=spec.forbid,
             withhold=spec.withhold,
             repeat=3,
+            enough=ENOUGH_SECONDS,
             timeout=min(timeout, c.get("timeout", 30.0)),
         )
         if r.violations:
