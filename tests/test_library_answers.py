@@ -10,10 +10,10 @@ For every coding exercise whose answer exists in `sslteach`, ``LIBRARY_ANSWERS``
 one-line answer. :func:`test_answers_agree_with_an_independent_formulation` runs the
 chapter's cells the exercise needs (a def-use slice of the code cells before it), then the
 library answer and the reference (which must pass, or fail where the one-liner is not a
-right answer: ``LIBRARY_WRONG``), then the real solution and the
-reference (which must pass). :func:`test_hidden_tests_forbid_the_library_answer` checks that
-the hidden test of each exercise forbids what the one-liner calls, so that it cannot earn
-the grade (STYLE.md: "a one-line call to the library must not pass").
+right answer: ``LIBRARY_WRONG``), then the real solution and the reference (which must
+pass). :func:`test_hidden_tests_forbid_the_library_answer` checks that the hidden test of
+each exercise forbids what the one-liner calls, so that it cannot earn the grade (STYLE.md:
+"a one-line call to the library must not pass").
 """
 
 from pathlib import Path
