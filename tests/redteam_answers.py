@@ -275,3 +275,43 @@ MORE_SHORTCUTS["05_comparison"] = {
         "def nemenyi_cd(k, N, alpha=0.05):\n    return Q[alpha][k - 2] * np.sqrt(k * (k + 1) / (6 * N))",
     ),
 }
+
+ANSWERS["00_foundations"] = {
+    "ch0-ex-closure": (
+        "def smallest_eigenvalue(A):\n    return float(np.sort(np.linalg.eigvals(A).real)[0])\n\n"
+        "def hadamard_rank_one(x, z):\n    w = np.asarray(x) * np.asarray(z)\n    return np.outer(w, w)",
+        "def smallest_eigenvalue(A):\n    return np.abs(np.linalg.eigvalsh(A)).min()\n\n"  # smallest in magnitude
+        "def hadamard_rank_one(x, z):\n    return np.outer(x, x) * np.outer(z, z)",
+        "def smallest_eigenvalue(A):\n    return 0.0\n\n"  # the PSD claim, not the matrix
+        "def hadamard_rank_one(x, z):\n    return np.outer(x, x) * np.outer(z, z)",
+    ),
+    "ch0-ex-center-test": (
+        "def center_test_kernel(K_test, K_train):\n    w = np.full(len(K_train), 1.0 / len(K_train))\n"
+        "    return K_test - (K_test @ w)[:, None] - (w @ K_train)[None, :] + w @ K_train @ w",
+        "def center_test_kernel(K_test, K_train):\n"  # centred by the test points' means
+        "    return K_test - K_test.mean(1)[:, None] - K_test.mean(0)[None, :] + K_test.mean()",
+        "from sklearn.preprocessing import KernelCenterer\n"  # the statement asks for the derivation
+        "def center_test_kernel(K_test, K_train):\n    return KernelCenterer().fit(K_train).transform(K_test)",
+    ),
+    "ch0-ex-bipartite": (
+        "def cycle_graph(n):\n    W = np.zeros((n, n))\n    for i in range(n):\n"
+        "        W[i, (i + 1) % n] = W[(i + 1) % n, i] = 1.0\n    return W",
+        "def cycle_graph(n):\n    return np.eye(n, k=1) + np.eye(n, k=-1)",  # a path: the closing edge is missing
+        "_W6 = np.roll(np.eye(6), 1, axis=1) + np.roll(np.eye(6), -1, axis=1)\n"
+        "def cycle_graph(n):\n    return _W6",  # the 6-cycle whatever n
+    ),
+    "ch0-ex-mutual-knn": (
+        "from sklearn.neighbors import kneighbors_graph\n"
+        "def mutual_knn_graph(X, k):\n    A = kneighbors_graph(X, k, include_self=False)\n"
+        "    return graphs.knn_graph(X, k).multiply(A.multiply(A.T) > 0).tocsr()",
+        "def mutual_knn_graph(X, k):\n    return graphs.knn_graph(X, k)",  # the 'or' graph
+        "def mutual_knn_graph(X, k):\n    W = graphs.knn_graph(X, k)\n"
+        "    return W.multiply(W > W.data.mean()).tocsr()",  # the heavier half of the edges
+    ),
+    "ch0-ex-mds-eigs": (
+        "def numerical_rank(A, tol=1e-9):\n    s = np.linalg.svd(A, compute_uv=False)\n"
+        "    return int(np.count_nonzero(s > tol * s.max()))",
+        "def numerical_rank(A, tol=1e-9):\n    return int(np.sum(np.linalg.eigvalsh(A) > tol))",  # positive only
+        "def numerical_rank(A, tol=1e-9):\n    return int(np.linalg.matrix_rank(A))",  # ignores tol
+    ),
+}
