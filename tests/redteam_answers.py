@@ -217,6 +217,20 @@ ANSWERS["03_spectral_kernel_learning"] = {
 # Shortcuts besides the one in ANSWERS, each graded as one more submission of its chapter.
 MORE_SHORTCUTS = {
     "03_spectral_kernel_learning": {
+        "ch3-ex-build-lp": (
+            # wrong: returns the LP's c instead of mu = R c (caught only where the decay binds)
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
+            "    R = np.array([[eta ** (k - t) if t <= k else 0.0 for k in range(m)] for t in range(m)])\n"
+            "    A = np.hstack([-(T @ R), -np.eye(l)])\n"
+            "    res = linprog(np.r_[R.T @ lam, [beta] * l], A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n"
+            "    return res.x[:m]",
+            # cvxpy solves it, a dummy linprog call satisfies "must call linprog" (red team, ch3_short4)
+            "import cvxpy as cp\n"
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    linprog([1.0], bounds=[(0, None)], method='highs')\n"
+            "    m = lam.size\n    mu = cp.Variable(m)\n    cons = [mu >= 0] + ([mu[:-1] >= eta * mu[1:]] if m > 1 else [])\n"
+            "    cp.Problem(cp.Minimize(lam @ mu + beta * cp.sum(cp.pos(1 - T @ mu))), cons).solve(solver='CLARABEL')\n"
+            "    return np.maximum(mu.value, 0)",
+        ),
         # the primal solved with linprog, the dual read off its multipliers (the grader withholds them)
         "ch3-ex-dual": (
             "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
@@ -224,6 +238,16 @@ MORE_SHORTCUTS = {
             "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
             "                  bounds=(0, None), method='highs')\n    y = -res.ineqlin.marginals\n"
             "    return res.fun, y[:l], y[l:]",
+            # the multipliers from HiGHS's own Python API, highspy (red team, ch3_short6)
+            "import highspy as _hp\n"
+            "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n"
+            "    A = np.block([[-T, -np.eye(l)], [-G, np.zeros((m - 1, l))]])\n    b = np.r_[-np.ones(l), np.zeros(m - 1)]\n"
+            "    c = np.r_[lam, np.full(l, beta)]\n    r = linprog(c, A_ub=A, b_ub=b, bounds=(0, None), method='highs')\n"
+            "    h = _hp.Highs()\n    h.setOptionValue('output_flag', False)\n    inf = _hp.kHighsInf\n"
+            "    for j in range(c.size):\n        h.addVar(0, inf)\n        h.changeColCost(j, c[j])\n"
+            "    for i in range(A.shape[0]):\n        idx = np.flatnonzero(A[i])\n"
+            "        h.addRow(-inf, b[i], idx.size, idx.astype(np.int32), A[i, idx])\n"
+            "    h.run()\n    y = -np.asarray(h.getSolution().row_dual)\n    return r.fun, y[:l], y[l:]",
         ),
     },
     "04_semi_supervised_ksc": {
