@@ -284,7 +284,8 @@ ANSWERS["05_comparison"] = {
     "ch5-ex-one-nn": (
         "from sklearn.neighbors import KNeighborsClassifier\n"
         "def one_nn(cache, params, y_train):\n    lab = y_train >= 0\n"
-        "    return KNeighborsClassifier(n_neighbors=1).fit(cache.X[lab], y_train[lab]).predict(cache.X)",
+        "    return KNeighborsClassifier(n_neighbors=1).fit(cache.X[lab], y_train[lab]).predict(cache.X)\n"
+        "one_nn_method = compare.Method('1-NN', 'exercise', [{'unused': 1}, {'unused': 2}], one_nn)",  # 2 <= GRID_SIZE settings
         "def one_nn(cache, params, y_train):\n    D = ((cache.X[:, None, :] - cache.X[None, :, :]) ** 2).sum(-1)\n"
         "    np.fill_diagonal(D, np.inf)\n    return y_train[D.argmin(1)]",  # nearest point, labelled or not
         "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
@@ -297,6 +298,18 @@ MORE_SHORTCUTS["05_comparison"] = {
         "Q = {0.05: [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],\n"
         "     0.10: [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]}\n"
         "def nemenyi_cd(k, N, alpha=0.05):\n    return Q[alpha][k - 2] * np.sqrt(k * (k + 1) / (6 * N))",
+        # the library function's source compiled under another name in a private namespace (red team, ch5_r2)
+        "import inspect as _in, textwrap as _tw\n"
+        "_g5 = {k: v for k, v in vars(compare).items() if not k.startswith('__')}\n_g5['__name__'] = 'my_cell'\n"
+        "exec(compile(_tw.dedent(_in.getsource(compare.nemenyi_critical_difference)).replace(\n"
+        "    'def nemenyi_critical_difference', 'def _my_cd'), 'cell.py', 'exec'), _g5)\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _g5['_my_cd'](k, N, alpha)",
+    ),
+    # a Method with 50 settings, against the comparison's GRID_SIZE (red team, ch5_short)
+    "ch5-ex-one-nn": (
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    D = ((cache.X[:, None, :] - cache.X[lab][None, :, :]) ** 2).sum(-1)\n    return y_train[lab][D.argmin(1)]\n"
+        "one_nn_method = compare.Method('1-NN', '5', tuple({'k': i} for i in range(50)), one_nn)",
     ),
 }
 

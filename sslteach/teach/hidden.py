@@ -6,7 +6,8 @@ leaves it out of both copies and writes it to ``<out>/instructor/<name>.tests.js
 source is Python that runs in the *grader's* process (never in a kernel) and defines
 
 ``cases(rng)``
-    a list of :func:`Case` ``(function, *args, name=..., **kwargs)`` with plain inputs
+    a list of :func:`Case` ``(function, *args, name=..., **kwargs)`` (``function`` may be
+    dotted, ``"one_nn_method.transduce"``: the attributes are looked up while graded) with plain inputs
     (numbers, strings, lists, dicts, numpy arrays, ``types.SimpleNamespace``) drawn with
     ``rng`` (a ``numpy.random.Generator`` seeded afresh for every grading run);
 ``compare(case, got, want)`` (optional)
@@ -147,7 +148,8 @@ def load_spec(label: str, source: str, rng) -> Spec:
     if cost is not None:
         cost = dict(cost)
         cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
-    functions = sorted({c["function"] for c in cases} | ({cost["function"]} if cost else set()))
+    # the names the answer must define (the object of a dotted "obj.attr" call)
+    functions = sorted({c["function"].split(".")[0] for c in cases} | ({cost["function"]} if cost else set()))
     return Spec(
         label,
         cases,
