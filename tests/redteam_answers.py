@@ -292,6 +292,14 @@ ANSWERS["05_comparison"] = {
         "    return np.where(y_train >= 0, y_train, y_train[lab[0]])",  # the first label everywhere
     ),
 }
+MORE_SHORTCUTS["02_cluster_kernels"] = {
+    # features with the right Gram matrix that are not f_i (x) g_i: eigenvectors of A o B, padded (red team, ch2_short)
+    "ch2-ex-schur-features": (
+        "def hadamard_features(F, G):\n    A = (F @ F.T) * (G @ G.T)\n    w, U = np.linalg.eigh(A)\n"
+        "    H = U * np.sqrt(np.maximum(w, 0))\n    pq = F.shape[1] * G.shape[1]\n"
+        "    return H[:, -pq:] if pq <= len(F) else np.hstack([H, np.zeros((len(F), pq - len(F)))])",
+    ),
+}
 MORE_SHORTCUTS["05_comparison"] = {
     # Demšar's Table 5, both alpha levels, typed in (3 decimals, k <= 10)
     "ch5-ex-nemenyi-cd": (

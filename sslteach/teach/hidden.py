@@ -281,6 +281,22 @@ def call_in_kernel(
     return out
 
 
+def _violations_text(violations, shown=3):
+    """The harness's violations in one line: ``called X (f, g, h and 120 more functions)`` per X."""
+    by_path, other = {}, []
+    for v in dict.fromkeys(violations):
+        if v.startswith("called ") and v.endswith(")") and " (" in v:
+            path, _, fn = v[len("called ") : -1].partition(" (")
+            by_path.setdefault(path, []).append(fn)
+        else:
+            other.append(v)
+    parts = []
+    for path, fns in by_path.items():
+        more = f" and {len(fns) - shown} more functions" if len(fns) > shown else ""
+        parts.append(f"called {path} ({', '.join(fns[:shown])}{more})")
+    return "; ".join(parts + other)
+
+
 def seed_for(label: str, seed: int) -> np.random.Generator:
     digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
@@ -325,7 +341,7 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
             timeout=min(timeout, c.get("timeout", 30.0)),
         )
         if r.violations:
-            return f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
+            return f"cost test, n = {n}: {_violations_text(r.violations)}"
         if r.error:
             return f"cost test, n = {n}: {c['function']} raised {r.error}"
         msg = compare(
@@ -377,7 +393,7 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         )
         label = case["name"] or case["function"]
         if r.violations:
-            return False, f"{label}: {'; '.join(dict.fromkeys(r.violations))}"
+            return False, f"{label}: {_violations_text(r.violations)}"
         if r.error and "Timeout" in r.error:
             return False, f"{label}: {r.error}"
         if r.error:
