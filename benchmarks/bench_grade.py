@@ -2,6 +2,7 @@
 
     python benchmarks/bench_grade.py [--chapter 01_spectral_clustering] [--n 20] [--jobs 2]
                                      [--no-sandbox]
+    python benchmarks/bench_grade.py --execute [--chapter 00_foundations --chapter ...]
 
 Releases the chapter into a temporary folder, makes ``--n`` submissions (half copies of
 the instructor copy, every answer right, half of the untouched student copy), and grades
@@ -12,11 +13,17 @@ largest seconds per submission (wall time of its own grading, kernel start to re
 the wall time of the whole run, and the time for 100 submissions: measured when ``--n``
 is at least 100, else the run's time per submission times 100 (a projection, said so).
 Kernels get one BLAS thread each (``OPENBLAS_NUM_THREADS=1``), as in ``grade``.
+
+``--execute`` times what ``nbgrader autograde`` runs instead: each chapter's released
+instructor copy executed whole, cell by cell, in a fresh kernel with one BLAS thread
+(every chapter when no ``--chapter`` is given); it prints the whole chapter's seconds and
+its slowest cell, named by its ``grade_id`` and first line.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import tempfile
@@ -29,13 +36,63 @@ from sslteach.teach.assignments import Grader, release_notebook, submission_name
 ROOT = Path(__file__).resolve().parents[1]
 
 
+CHAPTERS = (
+    "00_foundations",
+    "01_spectral_clustering",
+    "02_cluster_kernels",
+    "03_spectral_kernel_learning",
+    "04_semi_supervised_ksc",
+    "05_comparison",
+)
+
+
+def execute_chapters(chapters) -> None:
+    """Execute each chapter's released instructor copy whole; print its time and slowest cell."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"  # the kernels inherit it
+    print("chapter | whole instructor copy | slowest cell")
+    for chapter in chapters:
+        tmp = Path(tempfile.mkdtemp(prefix="bench-exec-"))
+        try:
+            _, instructor = release_notebook(ROOT / "notebooks" / f"{chapter}.ipynb", tmp / "hw")
+            nb = nbformat.read(str(instructor), as_version=4)
+            client = NotebookClient(
+                nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp)}}
+            )
+            times = []
+            start = time.perf_counter()
+            with client.setup_kernel():
+                for i, cell in enumerate(nb.cells):
+                    if cell.cell_type != "code":
+                        continue
+                    t0 = time.perf_counter()
+                    client.execute_cell(cell, i)
+                    gid = cell.metadata.get("nbgrader", {}).get("grade_id") or "no grade_id"
+                    first = next((ln for ln in cell.source.split("\n") if ln.strip()), "")
+                    times.append((time.perf_counter() - t0, f"{gid}: {first.strip()[:50]}"))
+            whole = time.perf_counter() - start
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        slow, name = max(times)
+        print(f"{chapter} | {whole:.0f} s | {slow:.1f} s ({name})", flush=True)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--chapter", default="01_spectral_clustering")
+    ap.add_argument(
+        "--execute", action="store_true", help="time the released instructor copies executed whole"
+    )
+    ap.add_argument("--chapter", action="append", help="a chapter's notebook name (repeatable)")
     ap.add_argument("--n", type=int, default=20, help="submissions to grade (half right, half untouched)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-sandbox", action="store_true")
     args = ap.parse_args(argv)
+    if args.execute:
+        execute_chapters(args.chapter or CHAPTERS)
+        return 0
+    args.chapter = (args.chapter or ["01_spectral_clustering"])[-1]
     if args.n < 2 or args.jobs < 1:
         raise SystemExit("--n must be at least 2 and --jobs at least 1")
     tmp = Path(tempfile.mkdtemp(prefix="bench-grade-"))
@@ -74,8 +131,15 @@ def main(argv=None) -> int:
     print(f"  whole run: {wall:.1f} s ({wall / args.n:.2f} s per submission)")
     label = "measured" if args.n >= 100 else "projected from this run"
     print(f"  100 submissions: {t_ref + wall / args.n * 100:.0f} s ({label}, reference step included)")
-    print(f"  grades: instructor copies with full marks {sum(right)}/{len(right)}, "
-          f"untouched copies with 0 {sum(zero)}/{len(zero)}")
+    print(
+        f"  grades: instructor copies with full marks {sum(right)}/{len(right)}, "
+        f"untouched copies with 0 {sum(zero)}/{len(zero)}"
+    )
+    for k, (_, r) in enumerate(done):  # say why a copy did not get the grade it should
+        for row in r.rows():
+            wrong = row["status"] != "passed" if k % 2 == 0 else row["points"] > 0
+            if row["kind"] == "auto" and wrong:
+                print(f"  submission {k}: {row['label']} {row['status']}: {row['message']}")
     return 0
 
 

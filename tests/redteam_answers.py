@@ -213,3 +213,150 @@ ANSWERS["03_spectral_kernel_learning"] = {
         "    return value, np.zeros(T.shape[0]), np.zeros(T.shape[1] - 1)",
     ),
 }
+
+# Shortcuts besides the one in ANSWERS, each graded as one more submission of its chapter.
+MORE_SHORTCUTS = {
+    "03_spectral_kernel_learning": {
+        "ch3-ex-build-lp": (
+            # wrong: returns the LP's c instead of mu = R c (caught only where the decay binds)
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
+            "    R = np.array([[eta ** (k - t) if t <= k else 0.0 for k in range(m)] for t in range(m)])\n"
+            "    A = np.hstack([-(T @ R), -np.eye(l)])\n"
+            "    res = linprog(np.r_[R.T @ lam, [beta] * l], A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n"
+            "    return res.x[:m]",
+            # cvxpy solves it, a dummy linprog call satisfies "must call linprog" (red team, ch3_short4)
+            "import cvxpy as cp\n"
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    linprog([1.0], bounds=[(0, None)], method='highs')\n"
+            "    m = lam.size\n    mu = cp.Variable(m)\n    cons = [mu >= 0] + ([mu[:-1] >= eta * mu[1:]] if m > 1 else [])\n"
+            "    cp.Problem(cp.Minimize(lam @ mu + beta * cp.sum(cp.pos(1 - T @ mu))), cons).solve(solver='CLARABEL')\n"
+            "    return np.maximum(mu.value, 0)",
+        ),
+        # the primal solved with linprog, the dual read off its multipliers (the grader withholds them)
+        "ch3-ex-dual": (
+            "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+            "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                  bounds=(0, None), method='highs')\n    y = -res.ineqlin.marginals\n"
+            "    return res.fun, y[:l], y[l:]",
+            # the multipliers from HiGHS's own Python API, highspy (red team, ch3_short6)
+            "import highspy as _hp\n"
+            "def tsk_dual_value(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n"
+            "    A = np.block([[-T, -np.eye(l)], [-G, np.zeros((m - 1, l))]])\n    b = np.r_[-np.ones(l), np.zeros(m - 1)]\n"
+            "    c = np.r_[lam, np.full(l, beta)]\n    r = linprog(c, A_ub=A, b_ub=b, bounds=(0, None), method='highs')\n"
+            "    h = _hp.Highs()\n    h.setOptionValue('output_flag', False)\n    inf = _hp.kHighsInf\n"
+            "    for j in range(c.size):\n        h.addVar(0, inf)\n        h.changeColCost(j, c[j])\n"
+            "    for i in range(A.shape[0]):\n        idx = np.flatnonzero(A[i])\n"
+            "        h.addRow(-inf, b[i], idx.size, idx.astype(np.int32), A[i, idx])\n"
+            "    h.run()\n    y = -np.asarray(h.getSolution().row_dual)\n    return r.fun, y[:l], y[l:]",
+        ),
+    },
+    "04_semi_supervised_ksc": {
+        # the Hessian by central second differences of the objective (exact for a quadratic, up to round-off)
+        "ch4-ex-saddle": (
+            "def primal_hessian(X, y, gamma, rho):\n    d = X.shape[1]\n    g = gamma / (X @ X.T).sum(1) - rho * (y != 0)\n"
+            "    def J(z):\n        e = X @ z[:d] + z[d]\n        return 0.5 * z[:d] @ z[:d] - 0.5 * e @ (g * e) - rho * y @ e\n"
+            "    E = np.eye(d + 1)\n"
+            "    return np.array([[(J(E[i] + E[j]) - J(E[i] - E[j]) - J(E[j] - E[i]) + J(-E[i] - E[j])) / 4\n"
+            "                      for j in range(d + 1)] for i in range(d + 1)])",
+        ),
+    },
+}
+
+ANSWERS["05_comparison"] = {
+    "ch5-ex-nemenyi-cd": (
+        "from scipy.stats import studentized_range as _sr\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _sr.isf(alpha, k, float('inf')) * (k * (k + 1) / (12.0 * N)) ** 0.5",
+        "def nemenyi_cd(k, N, alpha=0.05):\n"
+        "    return float(scipy.stats.studentized_range.ppf(1 - alpha, k, np.inf) * np.sqrt(k * (k + 1) / (6 * N)))",  # no sqrt(2)
+        "import types\n_cd = types.FunctionType(compare.nemenyi_critical_difference.__code__,\n"
+        "                         compare.nemenyi_critical_difference.__globals__)\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _cd(k, N, alpha)",
+    ),
+    "ch5-ex-holm": (
+        "def holm(p):\n    p = list(map(float, p))\n    m = len(p)\n    idx = sorted(range(m), key=lambda i: p[i])\n"
+        "    out, run = [0.0] * m, 0.0\n    for r, i in enumerate(idx):\n        run = max(run, min(1.0, (m - r) * p[i]))\n"
+        "        out[i] = run\n    return out",
+        "def holm(p):\n    p = np.asarray(p, float)\n    order = np.argsort(p)\n    out = np.empty_like(p)\n"
+        "    out[order] = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])\n    return out",  # no running max
+        "def holm(p):\n    if np.allclose(p, [0.01, 0.04, 0.03, 0.005]):\n        return [0.03, 0.06, 0.06, 0.02]\n"
+        "    return np.minimum(1.0, len(p) * np.asarray(p))",  # the worked example typed in, else Bonferroni
+    ),
+    "ch5-ex-one-nn": (
+        "from sklearn.neighbors import KNeighborsClassifier\n"
+        "def one_nn(cache, params, y_train):\n    lab = y_train >= 0\n"
+        "    return KNeighborsClassifier(n_neighbors=1).fit(cache.X[lab], y_train[lab]).predict(cache.X)\n"
+        "one_nn_method = compare.Method('1-NN', 'exercise', [{'unused': 1}, {'unused': 2}], one_nn)",  # 2 <= GRID_SIZE settings
+        "def one_nn(cache, params, y_train):\n    D = ((cache.X[:, None, :] - cache.X[None, :, :]) ** 2).sum(-1)\n"
+        "    np.fill_diagonal(D, np.inf)\n    return y_train[D.argmin(1)]",  # nearest point, labelled or not
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    return np.where(y_train >= 0, y_train, y_train[lab[0]])",  # the first label everywhere
+    ),
+}
+MORE_SHORTCUTS["02_cluster_kernels"] = {
+    # features with the right Gram matrix that are not f_i (x) g_i: eigenvectors of A o B, padded (red team, ch2_short)
+    "ch2-ex-schur-features": (
+        "def hadamard_features(F, G):\n    A = (F @ F.T) * (G @ G.T)\n    w, U = np.linalg.eigh(A)\n"
+        "    H = U * np.sqrt(np.maximum(w, 0))\n    pq = F.shape[1] * G.shape[1]\n"
+        "    return H[:, -pq:] if pq <= len(F) else np.hstack([H, np.zeros((len(F), pq - len(F)))])",
+    ),
+}
+MORE_SHORTCUTS["05_comparison"] = {
+    # Demšar's Table 5, both alpha levels, typed in (3 decimals, k <= 10)
+    "ch5-ex-nemenyi-cd": (
+        "Q = {0.05: [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164],\n"
+        "     0.10: [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]}\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return Q[alpha][k - 2] * np.sqrt(k * (k + 1) / (6 * N))",
+        # the library function's source compiled under another name in a private namespace (red team, ch5_r2)
+        "import inspect as _in, textwrap as _tw\n"
+        "_g5 = {k: v for k, v in vars(compare).items() if not k.startswith('__')}\n_g5['__name__'] = 'my_cell'\n"
+        "exec(compile(_tw.dedent(_in.getsource(compare.nemenyi_critical_difference)).replace(\n"
+        "    'def nemenyi_critical_difference', 'def _my_cd'), 'cell.py', 'exec'), _g5)\n"
+        "def nemenyi_cd(k, N, alpha=0.05):\n    return _g5['_my_cd'](k, N, alpha)",
+    ),
+    # a Method with 50 settings, against the comparison's GRID_SIZE (red team, ch5_short)
+    "ch5-ex-one-nn": (
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    D = ((cache.X[:, None, :] - cache.X[lab][None, :, :]) ** 2).sum(-1)\n    return y_train[lab][D.argmin(1)]\n"
+        "one_nn_method = compare.Method('1-NN', '5', tuple({'k': i} for i in range(50)), one_nn)",
+    ),
+}
+
+ANSWERS["00_foundations"] = {
+    "ch0-ex-closure": (
+        "def smallest_eigenvalue(A):\n    return float(np.sort(np.linalg.eigvals(A).real)[0])\n\n"
+        "def hadamard_rank_one(x, z):\n    w = np.asarray(x) * np.asarray(z)\n    return np.outer(w, w)",
+        "def smallest_eigenvalue(A):\n    return np.abs(np.linalg.eigvalsh(A)).min()\n\n"  # smallest in magnitude
+        "def hadamard_rank_one(x, z):\n    return np.outer(x, x) * np.outer(z, z)",
+        "def smallest_eigenvalue(A):\n    return 0.0\n\n"  # the PSD claim, not the matrix
+        "def hadamard_rank_one(x, z):\n    return np.outer(x, x) * np.outer(z, z)",
+    ),
+    "ch0-ex-center-test": (
+        "def center_test_kernel(K_test, K_train):\n    w = np.full(len(K_train), 1.0 / len(K_train))\n"
+        "    return K_test - (K_test @ w)[:, None] - (w @ K_train)[None, :] + w @ K_train @ w",
+        "def center_test_kernel(K_test, K_train):\n"  # centred by the test points' means
+        "    return K_test - K_test.mean(1)[:, None] - K_test.mean(0)[None, :] + K_test.mean()",
+        "from sklearn.preprocessing import KernelCenterer\n"  # the statement asks for the derivation
+        "def center_test_kernel(K_test, K_train):\n    return KernelCenterer().fit(K_train).transform(K_test)",
+    ),
+    "ch0-ex-bipartite": (
+        "def cycle_graph(n):\n    W = np.zeros((n, n))\n    for i in range(n):\n"
+        "        W[i, (i + 1) % n] = W[(i + 1) % n, i] = 1.0\n    return W",
+        "def cycle_graph(n):\n    return np.eye(n, k=1) + np.eye(n, k=-1)",  # a path: the closing edge is missing
+        "_W6 = np.roll(np.eye(6), 1, axis=1) + np.roll(np.eye(6), -1, axis=1)\n"
+        "def cycle_graph(n):\n    return _W6",  # the 6-cycle whatever n
+    ),
+    "ch0-ex-mutual-knn": (
+        "from sklearn.neighbors import kneighbors_graph\n"
+        "def mutual_knn_graph(X, k):\n    A = kneighbors_graph(X, k, include_self=False)\n"
+        "    return graphs.knn_graph(X, k).multiply(A.multiply(A.T) > 0).tocsr()",
+        "def mutual_knn_graph(X, k):\n    return graphs.knn_graph(X, k)",  # the 'or' graph
+        "def mutual_knn_graph(X, k):\n    W = graphs.knn_graph(X, k)\n"
+        "    return W.multiply(W > W.data.mean()).tocsr()",  # the heavier half of the edges
+    ),
+    "ch0-ex-mds-eigs": (
+        "def numerical_rank(A, tol=1e-9):\n    s = np.linalg.svd(A, compute_uv=False)\n"
+        "    return int(np.count_nonzero(s > tol * s.max()))",
+        "def numerical_rank(A, tol=1e-9):\n    return int(np.sum(np.linalg.eigvalsh(A) > tol))",  # positive only
+        "def numerical_rank(A, tol=1e-9):\n    return int(np.linalg.matrix_rank(A))",  # ignores tol
+    ),
+}

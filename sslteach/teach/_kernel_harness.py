@@ -13,12 +13,16 @@ function entered, and prints one line ``<nonce><json>`` with the encoded result,
 seconds it took, the forbidden functions it reached (by code object and by bytecode
 fingerprint, so a copy made with ``types.FunctionType`` or pasted source is the same
 function), the required functions it reached, and any attempt to switch the hook off,
-start a thread or a process, or use ``ctypes`` while graded.
+start a thread or a process, or use ``ctypes`` while graded. Functions listed as
+*withheld* have chosen keys of the dict they return (``linprog``'s multipliers, say)
+replaced by :class:`Withheld` when they return to the student's code, so an answer cannot
+read a solver's dual values where the exercise asks it to solve the dual itself.
 """
 
 import base64
 import io
 import json
+import os
 
 import numpy as np
 
@@ -119,11 +123,84 @@ def decode(obj):
     raise ValueError(f"cannot decode {str(obj)[:80]}")
 
 
-def _fingerprint(co):
-    consts = tuple(
-        _fingerprint(c) if hasattr(c, "co_code") else (type(c).__name__, repr(c)) for c in co.co_consts
-    )
-    return (co.co_name, co.co_code, co.co_names, consts)
+def _const(c, _isinstance=isinstance, _hasattr=hasattr, _tuple=tuple, _sorted=sorted, _repr=repr, _type=type):
+    """A value that stands for a code constant, the same in every process (sets sorted).
+
+    The builtins it uses are bound when the harness is executed (and checked then), so a
+    submission that replaces them while it is graded cannot change a fingerprint.
+    """
+    if _hasattr(c, "co_code"):
+        return _fingerprint(c)
+    if _isinstance(c, tuple):
+        return ("tuple", _tuple(_const(x) for x in c))
+    if _isinstance(c, frozenset):
+        return ("frozenset", _tuple(_sorted(_repr(_const(x)) for x in c)))
+    return (_type(c).__name__, _repr(c))
+
+
+def _fingerprint(co, _tuple=tuple):
+    return (co.co_name, co.co_code, co.co_names, _tuple(_const(c) for c in co.co_consts))
+
+
+def _sha256():
+    """hashlib's sha256, checked to be the C function itself (a replacement would forge keys)."""
+    import hashlib
+
+    fn = hashlib.sha256
+    if not (
+        type(fn).__name__ == "builtin_function_or_method"
+        and getattr(getattr(fn, "__self__", None), "__name__", None) in ("_hashlib", "_sha2", "_sha256")
+    ):
+        raise RuntimeError("hashlib.sha256 was replaced before grading")
+    return fn
+
+
+def _key(co, _sha=None, _repr=repr):
+    """A short digest of :func:`_fingerprint`: equal for a function and any copy of its code."""
+    return (_sha or _sha256())(_repr(_fingerprint(co)).encode()).hexdigest()[:32]
+
+
+#: Code this long (bytes of bytecode) is recognised by its body alone as well, whatever its name.
+BODY_MIN_BYTES = 64
+
+
+def _body_key(co, _sha=None, _repr=repr):
+    """:func:`_key` without the function's own name: a renamed copy of its source has the same.
+
+    Only for code of at least :data:`BODY_MIN_BYTES` bytes (a short body, ``return x``, could
+    be written independently), so that an answer's own helpers are not mistaken for a library's.
+    """
+    if len(co.co_code) < BODY_MIN_BYTES:
+        return ""
+    fp = _fingerprint(co)
+    body = (_normalised_code(co.co_code), *fp[2:])
+    return "body:" + (_sha or _sha256())(_repr(body).encode()).hexdigest()[:32]
+
+
+def _normalised_code(code):
+    """Bytecode without what depends on where the source was compiled.
+
+    CPython 3.11 compiles ``np.sqrt(x)`` to ``LOAD_ATTR`` (with fewer inline caches) in a module
+    that imports ``np`` and to ``LOAD_METHOD`` in code compiled on its own (``exec`` of a
+    function's source): both become ``LOAD_ATTR``, ``LOAD_GLOBAL``'s push-NULL bit is cleared,
+    the caches are dropped, and so are the jumps' offsets (they count the caches).
+    """
+    import opcode
+
+    load_method, load_attr = opcode.opmap.get("LOAD_METHOD", -1), opcode.opmap["LOAD_ATTR"]
+    cache = opcode.opmap.get("CACHE", -1)
+    # 3.11+: LOAD_GLOBAL's low bit says whether it pushes the NULL that LOAD_METHOD would push
+    load_global = opcode.opmap["LOAD_GLOBAL"] if cache >= 0 else -1
+    jumps = set(opcode.hasjrel) | set(opcode.hasjabs)
+    out = bytearray()
+    for i in range(0, len(code), 2):
+        op, arg = code[i], code[i + 1]
+        if op == cache:
+            continue
+        if op == load_global:
+            arg &= 0xFE
+        out += bytes((load_attr if op == load_method else op, 0 if op in jumps else arg))
+    return bytes(out)
 
 
 def _code_objects(root):
@@ -222,17 +299,59 @@ def _replaced_before_grading(stream):
     return pre
 
 
-def _watched(req):
-    """``(forbidden, required, forbidden_files)``: code fingerprints and files to watch for."""
-    forbidden, required, forbidden_files = {}, {}, []
-    for path in req.get("forbid", []):
+class Withheld:
+    """Stands for a value the grader withholds; every use of it raises, saying why."""
+
+    def __init__(self, function, key):
+        self._why = (
+            f"{function}'s {key!r} is withheld while graded: the exercise asks you to compute "
+            "these values yourself (solve the problem it states), not to read them off a solver"
+        )
+
+    def _refuse(self, *args, **kwargs):
+        raise AttributeError(self._why)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_why":
+            raise AttributeError(name)
+        self._refuse()
+
+    __getitem__ = __iter__ = __array__ = __len__ = __float__ = _refuse
+
+    def __repr__(self):
+        return f"<withheld: {self._why}>"
+
+
+def watch_lists(forbid=(), require=(), withhold=None):
+    """What a graded call watches for, as plain data: computed once, in the grader's process.
+
+    ``forbidden``/``required``/``withheld`` map the :func:`_key` of every code object of the
+    named modules, classes and functions (modules compiled afresh from their files) to the
+    name; ``forbidden_files`` lists ``[file or folder, name]`` of the forbidden modules. The
+    kernel runs the same Python and packages, so the same code has the same key there, and
+    it need not import (or compile) any of them to recognise them.
+    """
+    import sysconfig
+
+    out = {"forbidden": {}, "required": {}, "withheld": {}, "forbidden_files": []}
+    # the installed libraries (read-only in the sandbox): their own sys._getframe calls are allowed
+    paths = sysconfig.get_paths()
+    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
+    out["library"] = sorted({os.path.join(paths[k], "") for k in kinds})
+    for path in forbid:
         for co in _resolve(path):
-            forbidden[_fingerprint(co)] = path
-        forbidden_files += [(f, path) for f in _module_files(path)]
-    for path in req.get("require", []):
+            out["forbidden"][_key(co)] = path
+            body = _body_key(co)
+            if body:
+                out["forbidden"][body] = path
+        out["forbidden_files"] += [[f, path] for f in _module_files(path)]
+    for path in require:
         for co in _resolve(path):
-            required[_fingerprint(co)] = path
-    return forbidden, required, forbidden_files
+            out["required"][_key(co)] = path
+    for path, keys in (withhold or {}).items():
+        for co in _resolve(path):
+            out["withheld"][_key(co)] = [path, list(keys)]
+    return out
 
 
 def _blocked_c_functions():
@@ -260,6 +379,18 @@ def _error_line(exc):
     return f"{type(exc).__name__}: {text[0][:300] if text else ''}".rstrip(": ")
 
 
+def _attribute_call(obj, attrs):
+    """A callable that looks ``obj.<attrs>`` up when called (so the lookup runs while graded)."""
+
+    def attribute_call(*args, **kwargs):
+        target = obj
+        for name in attrs:
+            target = getattr(target, name)
+        return target(*args, **kwargs)
+
+    return attribute_call
+
+
 def call(user_ns, payload):
     """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
 
@@ -284,8 +415,16 @@ def call(user_ns, payload):
 
     for v in pre:
         report("V", v)
-    forbidden, required, forbidden_files = _watched(req)
+    watch = req.get("watch") or {}
+    forbidden, required = watch.get("forbidden", {}), watch.get("required", {})
+    withheld, forbidden_files = watch.get("withheld", {}), watch.get("forbidden_files", [])
+    library = tuple(watch.get("library", ())) or ("\0",)
     blocked_c = _blocked_c_functions()
+    try:
+        sha = _sha256()
+    except RuntimeError as exc:
+        sha = None
+        report("V", str(exc))
     seen, reported, reached = {}, set(), set()
 
     def flag(message):
@@ -298,22 +437,39 @@ def call(user_ns, payload):
             co = frame.f_code
             hit = seen.get(id(co))
             if hit is None:
-                fp = _fingerprint(co)
-                bad = forbidden.get(fp) or next(
+                fp = _key(co, sha) if sha and (forbidden or required or withheld) else ""
+                bad = forbidden.get(fp) or (forbidden.get(_body_key(co, sha)) if fp else None) or next(
                     (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
                 )
-                hit = (co, bad, required.get(fp))
+                hit = (co, bad, required.get(fp), withheld.get(fp))
                 seen[id(co)] = hit
             if hit[1]:
                 flag(f"called {hit[1]} ({co.co_name})")
             if hit[2]:
                 reached.add(hit[2])
+        elif event == "return" and withheld and isinstance(arg, dict):
+            hit = seen.get(id(frame.f_code))
+            caller = frame.f_back
+            inner = caller is not None and (seen.get(id(caller.f_code)) or (0, 0, 0, None))[3]
+            if hit is not None and hit[3] and not inner:  # leaving the withheld functions' own calls
+                path, keys = hit[3]
+                for key in keys:  # a Withheld in the dict the answer gets back
+                    if key in arg:
+                        arg[key] = Withheld(path, key)
         elif event == "c_call" and id(arg) in blocked_c and frame.f_code is not own_code:
-            flag(f"called {blocked_c[id(arg)]} while graded")
+            name = blocked_c[id(arg)]
+            file = frame.f_code.co_filename
+            # A library's own frame lookups (typing_extensions does one while a module is imported
+            # lazily, on a first call) are not the answer's: only sys._getframe is exempted so.
+            if name != "sys._getframe" or not (file.startswith(library) or file.startswith("<frozen ")):
+                flag(f"called {name} while graded")
 
     own_code = call.__code__  # the harness's own setprofile(None) after the call
     out = {"result": None, "error": None, "seconds": None, "required": []}
-    fn = user_ns.get(req["function"])
+    head, *attrs = req["function"].split(".")
+    fn = user_ns.get(head)
+    if attrs and fn is not None:  # "obj.attr.method": looked up inside the graded call, under the hook
+        fn = _attribute_call(fn, attrs)
     if fn is None or not callable(fn):
         out["error"] = f"NameError: the function {req['function']} is not defined (or not callable)"
     else:
@@ -333,6 +489,8 @@ def call(user_ns, payload):
                 if still is not hook:
                     flag("the grader's profile hook was switched off while graded")
                 best = elapsed if best is None else min(best, elapsed)
+                if elapsed > float(req.get("enough", float("inf"))):
+                    break  # one run this slow is measurement enough: repeats only tame noise
             out["seconds"] = best
             out["result"] = encode(result)
         except BaseException as exc:  # the student's error is reported, never raised here

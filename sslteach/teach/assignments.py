@@ -1267,8 +1267,15 @@ class Grader:
         broken, problems, restored = _integrity(nb, ref, manifest)
         legacy = [ex for ex in manifest["exercises"] if ex["checks"] and not ex.get("hidden")]
         if specs:
+            from .slicing import uses
+
             cells, _ = _plan(
-                nb, ref if self.reference is not None else None, set(specs), specs, restored=restored
+                nb,
+                ref if self.reference is not None else None,
+                set(specs),
+                specs,
+                restored=restored,
+                extra_names=set().union(*(uses(c["source"]) for ex in legacy for c in ex["checks"])),
             )
         else:  # no hidden test at all (a notebook without them): every cell in order, checks included
             cells = _all_cells(nb, manifest, restored)
@@ -1480,13 +1487,14 @@ def _integrity(nb, ref, manifest):
     return broken, problems, restored
 
 
-def _plan(nb, ref, labels, specs, restored=None):
-    """The code cells to run, in order: answers, the cells they need, the setup cell.
+def _plan(nb, ref, labels, specs, restored=None, extra_names=()):
+    """The code cells to run, in order: answers, the cells they need, the setup cell's part they need.
 
     Check cells and hidden tests are not run (the grade comes from the hidden tests); a
-    given cell that was edited runs as released (``restored``).
+    given cell that was edited runs as released (``restored``). ``extra_names``: names
+    something else run afterwards reads (the check cells of exercises without a hidden test).
     """
-    from .slicing import needed
+    from .slicing import plan
 
     restored = restored or {}
     rows = []
@@ -1507,9 +1515,9 @@ def _plan(nb, ref, labels, specs, restored=None):
         rows.append({"index": i + 1, "grade_id": gid, "role": role, "source": _runnable(source)})
     functions = set().union(*(set(s.functions) for s in specs.values())) if specs else set()
     keep = {k for k, r in enumerate(rows) if r["role"] == "answer"}
-    first = 0 if rows else None
-    order = needed([r["source"] for r in rows], keep, functions, first=first)
-    return [rows[k] for k in order], keep
+    setup = 0 if rows and rows[0]["role"] != "answer" else None
+    order = plan([r["source"] for r in rows], keep, functions | set(extra_names), setup=setup)
+    return [{**rows[k], "source": source} for k, source in order], keep
 
 
 def _all_cells(nb, manifest, restored):

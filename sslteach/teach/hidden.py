@@ -6,7 +6,8 @@ leaves it out of both copies and writes it to ``<out>/instructor/<name>.tests.js
 source is Python that runs in the *grader's* process (never in a kernel) and defines
 
 ``cases(rng)``
-    a list of :func:`Case` ``(function, *args, name=..., **kwargs)`` with plain inputs
+    a list of :func:`Case` ``(function, *args, name=..., **kwargs)`` (``function`` may be
+    dotted, ``"one_nn_method.transduce"``: the attributes are looked up while graded) with plain inputs
     (numbers, strings, lists, dicts, numpy arrays, ``types.SimpleNamespace``) drawn with
     ``rng`` (a ``numpy.random.Generator`` seeded afresh for every grading run);
 ``compare(case, got, want)`` (optional)
@@ -20,9 +21,18 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     object and bytecode, not by the name they are called through;
 ``require`` (optional)
     dotted names of functions the answer must call (``"scipy.optimize.linprog"``);
+``withhold`` (optional)
+    ``{dotted name: [keys]}``: when one of these functions (recognised as ``forbid``
+    recognises them) returns a dict to the answer's code, those keys are replaced by a
+    value whose every use raises, saying why (``{"scipy.optimize.linprog": ["ineqlin",
+    ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
-    the answer runs on inputs of both sizes (best of three; its values are checked too)
+    the answer runs on inputs of both sizes (best of three, one run when it takes over
+    ``ENOUGH_SECONDS``, and measured again before a
+    failing verdict when it is less than ``RETRY_BELOW_SLOWDOWN`` times slower than the
+    model solution, so that a load spike on a shared grader does not fail it; its values
+    are checked too)
     and fails when its time grows faster than ``n^e`` *and* it is more than
     ``max_slowdown`` (default 4) times slower than the instructor's solution at ``n2``
     (cache effects alone can push a right answer's exponent past ``e``); ``max_slowdown=0``
@@ -51,6 +61,8 @@ from . import _kernel_harness as codec
 
 HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
 CALL_TIMEOUT = 60.0
+RETRY_BELOW_SLOWDOWN = 25.0  # a cost test failed by less than this factor is measured again
+ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise is small beside it)
 
 
 def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
@@ -121,6 +133,7 @@ class Spec:
     require: list
     cost: dict | None
     functions: list = field(default_factory=list)
+    withhold: dict = field(default_factory=dict)
 
 
 def load_spec(label: str, source: str, rng) -> Spec:
@@ -135,7 +148,8 @@ def load_spec(label: str, source: str, rng) -> Spec:
     if cost is not None:
         cost = dict(cost)
         cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
-    functions = sorted({c["function"] for c in cases} | ({cost["function"]} if cost else set()))
+    # the names the answer must define (the object of a dotted "obj.attr" call)
+    functions = sorted({c["function"].split(".")[0] for c in cases} | ({cost["function"]} if cost else set()))
     return Spec(
         label,
         cases,
@@ -144,6 +158,7 @@ def load_spec(label: str, source: str, rng) -> Spec:
         list(ns.get("require", [])),
         cost,
         functions,
+        {str(k): [str(x) for x in v] for k, v in dict(ns.get("withhold", {})).items()},
     )
 
 
@@ -170,8 +185,36 @@ def _encoded(args):
         return hit[1]
 
 
-def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), repeat=1, timeout=CALL_TIMEOUT):
-    """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values."""
+_WATCH: dict = {}
+
+
+def _watch(forbid, require, withhold):
+    """:func:`_kernel_harness.watch_lists`, computed once per grading process and list."""
+    key = json.dumps([list(forbid), list(require), withhold or {}], sort_keys=True)
+    with _ENCODED_LOCK:
+        if key not in _WATCH:
+            _WATCH[key] = codec.watch_lists(forbid, require, withhold)
+        return _WATCH[key]
+
+
+def call_in_kernel(
+    kernel,
+    function,
+    args,
+    kwargs,
+    *,
+    forbid=(),
+    require=(),
+    withhold=None,
+    repeat=1,
+    enough=None,
+    timeout=CALL_TIMEOUT,
+):
+    """Call ``function`` in ``kernel`` through the harness; everything comes back as plain values.
+
+    ``repeat`` runs (the best time is reported), stopping early after a run longer than
+    ``enough`` seconds.
+    """
     nonce = "@@" + secrets.token_hex(12) + "@@"
     payload = json.dumps(
         {
@@ -179,9 +222,9 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
             "function": function,
             "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
-            "forbid": list(forbid),
-            "require": list(require),
+            "watch": _watch(forbid, require, withhold),
             "repeat": repeat,
+            "enough": float("inf") if enough is None else float(enough),
         }
     )
     if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
@@ -238,6 +281,22 @@ def call_in_kernel(kernel, function, args, kwargs, *, forbid=(), require=(), rep
     return out
 
 
+def _violations_text(violations, shown=3):
+    """The harness's violations in one line: ``called X (f, g, h and 120 more functions)`` per X."""
+    by_path, other = {}, []
+    for v in dict.fromkeys(violations):
+        if v.startswith("called ") and v.endswith(")") and " (" in v:
+            path, _, fn = v[len("called ") : -1].partition(" (")
+            by_path.setdefault(path, []).append(fn)
+        else:
+            other.append(v)
+    parts = []
+    for path, fns in by_path.items():
+        more = f" and {len(fns) - shown} more functions" if len(fns) > shown else ""
+        parts.append(f"called {path} ({', '.join(fns[:shown])}{more})")
+    return "; ".join(parts + other)
+
+
 def seed_for(label: str, seed: int) -> np.random.Generator:
     digest = hashlib.sha256(f"{seed}:{label}".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))
@@ -264,6 +323,58 @@ def reference_values(kernel, spec: Spec) -> dict:
     return out
 
 
+def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
+    """The answer's best-of-three seconds at the cost test's two sizes, or why it failed there."""
+    c = spec.cost
+    compare = spec.compare or (lambda case, got, want: same(got, want))
+    times = []
+    for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
+        r = call_in_kernel(
+            kernel,
+            c["function"],
+            args,
+            {},
+            forbid=spec.forbid,
+            withhold=spec.withhold,
+            repeat=3,
+            enough=ENOUGH_SECONDS,
+            timeout=min(timeout, c.get("timeout", 30.0)),
+        )
+        if r.violations:
+            return f"cost test, n = {n}: {_violations_text(r.violations)}"
+        if r.error:
+            return f"cost test, n = {n}: {c['function']} raised {r.error}"
+        msg = compare(
+            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+            r.value,
+            want,
+        )
+        if msg:
+            return f"cost test, n = {n}: {msg}"
+        times.append(max(r.seconds or 0.0, 1e-6))
+    return times
+
+
+def _cost_verdict(c: dict, times: list, ref: dict) -> str:
+    """Why the times break the stated cost ("" when they do not)."""
+    n1, n2 = c["sizes"]
+    exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
+    slower = times[1] / ref["cost_seconds"][1]
+    if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
+        return (
+            f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
+            f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
+            f"the limit is n^{c['max_exponent']:g}"
+            + (
+                f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
+                "model solution"
+                if c.get("max_slowdown", 4.0) > 0
+                else ""
+            )
+        )
+    return ""
+
+
 def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
     """Run the spec's calls in a submission's kernel; ``(passed, message)``."""
     compare = spec.compare or (lambda case, got, want: same(got, want))
@@ -277,11 +388,12 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
             case["kwargs"],
             forbid=spec.forbid,
             require=spec.require,
+            withhold=spec.withhold,
             timeout=timeout,
         )
         label = case["name"] or case["function"]
         if r.violations:
-            return False, f"{label}: {'; '.join(dict.fromkeys(r.violations))}"
+            return False, f"{label}: {_violations_text(r.violations)}"
         if r.error and "Timeout" in r.error:
             return False, f"{label}: {r.error}"
         if r.error:
@@ -298,42 +410,15 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         return False, f"{spec.functions[0]} must call {', '.join(missing)} (it was never called)"
     if spec.cost:
         c = spec.cost
-        times = []
-        for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
-            r = call_in_kernel(
-                kernel,
-                c["function"],
-                args,
-                {},
-                forbid=spec.forbid,
-                repeat=3,
-                timeout=min(timeout, c.get("timeout", 30.0)),
-            )
-            if r.violations:
-                return False, f"cost test, n = {n}: {'; '.join(dict.fromkeys(r.violations))}"
-            if r.error:
-                return False, f"cost test, n = {n}: {c['function']} raised {r.error}"
-            msg = compare(
-                {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
-                r.value,
-                want,
-            )
-            if msg:
-                return False, f"cost test, n = {n}: {msg}"
-            times.append(max(r.seconds or 0.0, 1e-6))
-        n1, n2 = c["sizes"]
-        exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
-        slower = times[1] / ref["cost_seconds"][1]
-        if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
-            return False, (
-                f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
-                f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
-                f"the limit is n^{c['max_exponent']:g}"
-                + (
-                    f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
-                    "model solution"
-                    if c.get("max_slowdown", 4.0) > 0
-                    else ""
-                )
-            )
+        times = None
+        for _attempt in range(2):  # a slow verdict is measured twice: load on a shared grader comes and goes
+            got = _cost_times(kernel, spec, ref, timeout)
+            if isinstance(got, str):
+                return False, got
+            times = got if times is None else [min(a, b) for a, b in zip(times, got, strict=True)]
+            verdict = _cost_verdict(c, times, ref)
+            if not verdict or times[1] > RETRY_BELOW_SLOWDOWN * ref["cost_seconds"][1]:
+                break  # passed, or far too slow for load to explain
+        if verdict:
+            return False, verdict
     return True, ""

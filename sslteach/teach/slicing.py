@@ -1,9 +1,13 @@
 """Which earlier cells a piece of code needs: a def-use slice over a notebook's code cells.
 
-The grader runs only the cells the graded answers need (the setup cell, the cells that
-bind a name an answer reads, transitively), not the whole chapter: seconds instead of a
-minute. Names are found syntactically (:mod:`ast`): a cell that reaches a variable
-through ``globals()`` or ``exec`` is not followed.
+The grader runs only the cells the graded answers need (the cells that bind a name an
+answer reads, transitively), not the whole chapter: seconds instead of a minute. The setup
+cell is sliced statement by statement (:func:`slice_statements`): only the imports and
+assignments something needs run, so an answer that needs numpy does not wait for
+matplotlib, pandas or cvxpy to import; its other statements (styles, print options, the
+Colab install, which does nothing where sslteach is installed) do not run. Names are found
+syntactically (:mod:`ast`): a cell that reaches a variable through ``globals()`` or
+``exec`` is not followed.
 """
 
 from __future__ import annotations
@@ -70,6 +74,34 @@ def uses(code: str) -> set[str]:
         return set()
 
 
+def slice_statements(source: str, need: set[str]) -> tuple[str, set[str]]:
+    r"""The top-level statements of ``source`` that bind a name in ``need``, transitively.
+
+    Returns the kept statements' source (in order, their own lines) and the names the kept
+    part reads from earlier cells. A statement that binds nothing needed (a call for its
+    side effect, an unused import) is left out; a cell that does not parse is kept whole.
+
+    >>> src = "import numpy as np\nimport pandas as pd\nnp.set_printoptions(3)\nrng = np.random.default_rng()"
+    >>> slice_statements(src, {"rng"})
+    ('import numpy as np\nrng = np.random.default_rng()', set())
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source, uses(source)
+    lines = source.split("\n")
+    need = set(need)
+    taken = []
+    for node in reversed(tree.body):
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        text = "\n".join(lines[start - 1 : node.end_lineno])
+        bound = defines(text)
+        if bound & need:
+            taken.append(text)
+            need = (need - bound) | uses(text)
+    return "\n".join(reversed(taken)), need
+
+
 def needed(sources: list[str], keep: set[int], extra_names=(), first: int | None = None) -> list[int]:
     """Indices of ``sources`` to run so that the cells in ``keep`` (and ``extra_names``) work.
 
@@ -89,3 +121,26 @@ def needed(sources: list[str], keep: set[int], extra_names=(), first: int | None
             taken.append(i)
             need = (need - bound) | uses(sources[i])
     return sorted(taken)
+
+
+def plan(sources: list[str], keep: set[int], extra_names=(), setup: int | None = 0) -> list[tuple[int, str]]:
+    r"""``(index, source)`` of the cells to run: :func:`needed`, with the setup cell sliced.
+
+    The setup cell (index ``setup``, the first by default; None: no cell is special) keeps
+    only the statements that bind a name the cells taken after it (or ``extra_names``) need
+    (:func:`slice_statements`); it is left out when none does.
+
+    >>> plan(["import numpy as np\nimport pandas as pd\npd.set_option('a', 1)", "x = 1",
+    ...       "def f(): return np.ones(2)"], keep={2})
+    [(0, 'import numpy as np'), (2, 'def f(): return np.ones(2)')]
+    """
+    if setup is None or not sources:
+        return [(i, sources[i]) for i in needed(sources, keep, extra_names)]
+    later = [i for i in needed(sources, keep, extra_names) if i > setup]
+    need = set(extra_names)
+    for i in reversed(later):
+        need = (need - defines(sources[i])) | uses(sources[i])
+    text, need = slice_statements(sources[setup], need)
+    earlier = needed(sources[:setup], set(), need) if setup else []
+    head = [(setup, text)] if text.strip() else []
+    return [(i, sources[i]) for i in earlier] + head + [(i, sources[i]) for i in later]
