@@ -119,7 +119,8 @@ def test_notebook_format(path):
     for c in code:
         if "nbval-ignore-output" in c["metadata"].get("tags", []):
             src = "".join(c["source"])
-            assert "perf_counter" in src or "process_time" in src, "nbval-ignore-output is for timing cells only"
+            timed = "perf_counter" in src or "process_time" in src
+            assert timed, "nbval-ignore-output is for timing cells only"
     # committed with outputs, run top to bottom in one kernel
     counts = [c["execution_count"] for c in code if "".join(c["source"]).strip()]
     assert counts == list(range(1, len(counts) + 1))
