@@ -172,7 +172,8 @@ def _stems_wanted(session):
     """The chapters the selected tests read (all of them unless ``-k`` narrows the run)."""
     stems = set()
     for item in session.items:
-        if item.module.__name__ != __name__:
+        module = getattr(item, "module", None)  # doctest items (--doctest-modules) have none
+        if getattr(module, "__name__", None) != __name__:
             continue
         callspec = getattr(item, "callspec", None)
         stems.add(callspec.params["stem"] if callspec and "stem" in callspec.params else TRICK_STEM)
