@@ -25,9 +25,6 @@ EXERCISE_TAGS = {"solution", "check"}
 PAGE_XFAIL: set[str] = set()
 # Exercise cells (solution, check) still over 88 characters.
 EXERCISE_XFAIL = {
-    "01_spectral_clustering",
-    "02_cluster_kernels",
-    "03_spectral_kernel_learning",
     "05_comparison",
 }
 
