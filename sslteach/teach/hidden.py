@@ -28,7 +28,8 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
-    the answer runs on inputs of both sizes (best of three, one run when it takes over
+    the answer runs on inputs of both sizes (CPU seconds of its kernel, best of three, one
+    run when it takes over
     ``ENOUGH_SECONDS``, and measured again before a
     failing verdict when it is less than ``RETRY_BELOW_SLOWDOWN`` times slower than the
     model solution, so that a load spike on a shared grader does not fail it; its values
@@ -63,6 +64,11 @@ HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
 CALL_TIMEOUT = 60.0
 RETRY_BELOW_SLOWDOWN = 25.0  # a cost test failed by less than this factor is measured again
 ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise is small beside it)
+# Costs are timed in the kernel's CPU seconds (load on the grader does not inflate them); a
+# call whose wall time exceeds both of these while it computed little (another process
+# doing its work) fails. Ten runnable processes on two cores stretch wall time about 5x.
+WAIT_LIMIT_SECONDS = 2.0
+WAIT_RATIO = 20.0
 
 
 def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
@@ -169,6 +175,7 @@ class CallResult:
     violations: list = field(default_factory=list)
     required: list = field(default_factory=list)
     seconds: float | None = None
+    wall_seconds: float | None = None
 
 
 _ENCODED: dict[int, tuple] = {}
@@ -273,6 +280,7 @@ def call_in_kernel(
     out.error = final.get("error") or ""
     out.required = list(final.get("required") or [])
     out.seconds = final.get("seconds")
+    out.wall_seconds = final.get("wall_seconds")
     if not out.error:
         try:
             out.value = codec.decode(final.get("result"))
@@ -351,7 +359,14 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
         )
         if msg:
             return f"cost test, n = {n}: {msg}"
-        times.append(max(r.seconds or 0.0, 1e-6))
+        cpu, elapsed = max(r.seconds or 0.0, 1e-6), r.wall_seconds or 0.0
+        if elapsed > WAIT_LIMIT_SECONDS and elapsed > WAIT_RATIO * cpu:
+            return (
+                f"cost test, n = {n}: {c['function']} took {elapsed:.3g} s but computed for only "
+                f"{cpu:.3g} CPU s: the work must be done in the graded call itself (costs are "
+                "measured in CPU time, so that load on the grader does not change a verdict)"
+            )
+        times.append(cpu)
     return times
 
 
