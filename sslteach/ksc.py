@@ -987,16 +987,19 @@ class LapSVM(ClassifierMixin, _KernelExpansion, BaseEstimator):
 
 def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
     """The dual QP of LapSVM for a kernel matrix K, a sparse Laplacian L and labels yp in {-1, 0, +1}."""
+    lu, piv = _lapsvm_factor(K, L, gA, gI)
+    return _lapsvm_dual(K, L, yp, gA, gI, lu, piv, solver)
+
+
+def _lapsvm_factor(K, L, gA, gI):
+    """LU factors of S = 2 gamma_A I + (2 gamma_I / n^2) L K, the labels' no part of it (O(n^3)).
+
+    A (nearly) singular S (gamma_A tiny against gamma_I L K, whose null space holds the constant
+    vector) is refused, not solved to noise.
+    """
     n = K.shape[0]
-    lab = np.flatnonzero(yp != 0)
-    yl = yp[lab]
-    l_ = lab.size
-    S = (2.0 * gI / n**2) * (L @ K)  # 2 gamma_A I + (2 gamma_I / n^2) L K
+    S = (2.0 * gI / n**2) * (L @ K)
     S.flat[:: n + 1] += 2.0 * gA
-    JY = np.zeros((n, l_))
-    JY[lab, np.arange(l_)] = yl
-    # alpha = G beta, with S factorised once; a (nearly) singular S (gamma_A tiny against
-    # gamma_I L K, whose null space holds the constant vector) is refused, not solved to noise
     lu, piv, info = scipy.linalg.lapack.dgetrf(S)
     rcond = scipy.linalg.lapack.dgecon(lu, np.abs(S).sum(axis=0).max(), norm="1")[0] if info == 0 else 0.0
     if info != 0 or not rcond >= RCOND_LIMIT:
@@ -1005,7 +1008,18 @@ def _lapsvm_solve(K, L, yp, gA, gI, solver="CLARABEL"):
             f"(reciprocal condition number below {RCOND_LIMIT:.0e}) for gamma_A = {gA:g}, "
             f"gamma_I = {gI:g}: use a larger gamma_A (about 1e-6 or more) or a smaller gamma_I."
         )
-    G = scipy.linalg.lapack.dgetrs(lu, piv, JY)[0]
+    return lu, piv
+
+
+def _lapsvm_dual(K, L, yp, gA, gI, lu, piv, solver="CLARABEL"):
+    """LapSVM's dual QP in the labelled variables, given :func:`_lapsvm_factor`'s LU of S."""
+    n = K.shape[0]
+    lab = np.flatnonzero(yp != 0)
+    yl = yp[lab]
+    l_ = lab.size
+    JY = np.zeros((n, l_))
+    JY[lab, np.arange(l_)] = yl
+    G = scipy.linalg.lapack.dgetrs(lu, piv, JY)[0]  # alpha = G beta
     Q = K[lab] @ G * yl[:, None]
     Q = (Q + Q.T) / 2.0
     beta = cp.Variable(l_)

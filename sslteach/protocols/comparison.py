@@ -49,7 +49,9 @@ from .._validation import check_data, check_int, check_labels, check_positive
 from ..cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
 from ..graphs import knn_connectivity, knn_graph
 from ..kernels import center_kernel, normalize_kernel, rbf_kernel, squared_distances
-from ..ksc import RCOND_LIMIT, LapSVM, SemiSupervisedKSC, _knn_laplacian, _svm_bias, ksc_kernel
+from ..ksc import LapSVM, SemiSupervisedKSC, _knn_laplacian, ksc_kernel
+from ..ksc import _lapsvm_dual as ksc_lapsvm_dual
+from ..ksc import _lapsvm_factor as ksc_lapsvm_factor
 from ..relaxation import fiedler_vector, threshold_sweep, top_eigenvector
 from ..spectral_kernels import laplacian_eigenpairs, solve_tsk, tsk_scores
 
@@ -284,65 +286,37 @@ def _lapsvm_factor(cache, s, gamma_A, gamma_I, n_neighbors=6):
     r"""LapSVM's label-independent work on a set, cached: the kernel, the k-NN Laplacian and the
     LU factors of :math:`S = 2\gamma_AI + 2\frac{\gamma_I}{n^2}LK` (the :math:`O(n^3)` step).
 
-    The same LAPACK calls, in the same order, as :class:`sslteach.ksc.LapSVM` ``.fit``, so a run
-    from these factors gives the estimator's answer (``tests/test_compare.py``); a singular or
-    ill-conditioned S is refused with the estimator's ValueError.
+    The estimator's own factorisation (``sslteach.ksc._lapsvm_factor``, what
+    :class:`sslteach.ksc.LapSVM` ``.fit`` calls), so a run from these factors gives the
+    estimator's answer (``tests/test_compare.py``); a singular or ill-conditioned S is refused
+    with the estimator's ValueError.
     """
     sigma2 = 2 * s * cache.median_sq_distance
     K = cache.get(("ksc_kernel", s), lambda: ksc_kernel(cache.X, sigma2=sigma2))
     L = cache.get(("knn_laplacian", n_neighbors), lambda: _knn_laplacian(cache.X, n_neighbors))
 
     def compute():
-        n = K.shape[0]
-        S = (2.0 * gamma_I / n**2) * (L @ K)
-        S.flat[:: n + 1] += 2.0 * gamma_A
-        lu, piv, info = scipy.linalg.lapack.dgetrf(S)
-        rcond = (
-            scipy.linalg.lapack.dgecon(lu, np.abs(S).sum(axis=0).max(), norm="1")[0] if info == 0 else 0.0
-        )
-        if info != 0 or not rcond >= RCOND_LIMIT:
-            raise ValueError(
-                f"LapSVM's system is singular or ill-conditioned for gamma_A = {gamma_A:g}, "
-                f"gamma_I = {gamma_I:g}: use a larger gamma_A or a smaller gamma_I."
-            )
-        return lu, piv
+        return ksc_lapsvm_factor(K, L, gamma_A, gamma_I)
 
     lu, piv = cache.get(("lapsvm_lu", s, gamma_A, gamma_I, n_neighbors), compute)
-    return K, lu, piv
+    return K, L, lu, piv
 
 
-def _lapsvm_from_factor(K, lu, piv, y):
-    """LapSVM's transduction (labels 0/1) from :func:`_lapsvm_factor`: the dual QP in the l
-    labelled variables, as in :class:`sslteach.ksc.LapSVM` (``O(n^2 l)`` for the l solves)."""
-    import cvxpy as cp
-
+def _lapsvm_from_factor(K, L, lu, piv, y, gamma_A, gamma_I):
+    """LapSVM's transduction (labels 0/1) from :func:`_lapsvm_factor`: the estimator's own dual
+    QP (``sslteach.ksc``) in the l labelled variables (``O(n^2 l)`` for the l solves)."""
     lab, yl01 = _labelled(y)
-    yl = np.where(yl01 == 1, 1.0, -1.0)
-    n, l_ = K.shape[0], lab.size
-    JY = np.zeros((n, l_))
-    JY[lab, np.arange(l_)] = yl
-    G = scipy.linalg.lapack.dgetrs(lu, piv, JY)[0]
-    Q = K[lab] @ G * yl[:, None]
-    Q = (Q + Q.T) / 2.0
-    beta = cp.Variable(l_)
-    prob = cp.Problem(
-        cp.Maximize(cp.sum(beta) - 0.5 * cp.quad_form(beta, cp.psd_wrap(Q))),
-        [beta >= 0, beta <= 1.0 / l_, yl @ beta == 0],
-    )
-    prob.solve(solver="CLARABEL")
-    if prob.status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE):
-        raise ValueError(f"The LapSVM dual QP ended with status {prob.status!r}.")
-    bt = np.clip(np.asarray(beta.value).ravel(), 0.0, 1.0 / l_)
-    alpha = G @ bt
-    b = _svm_bias(K[lab] @ alpha, yl, bt, 1.0 / l_)
-    return ((K @ alpha + b) >= 0).astype(np.int64)
+    yp = np.zeros(K.shape[0])
+    yp[lab] = np.where(yl01 == 1, 1.0, -1.0)
+    sol = ksc_lapsvm_dual(K, L, yp, gamma_A, gamma_I, lu, piv)
+    return (sol.f >= 0).astype(np.int64)
 
 
 def _lapsvm_gamma_grid(cache, p, y):
     # LapSVM(sigma2=2 s m, gamma_A, gamma_I, n_neighbors=6).fit(X, y).transduction_, with the
     # kernel, graph and LU of S cached per set (the labels enter only the l x l dual QP)
-    K, lu, piv = _lapsvm_factor(cache, p["s"], p["gamma_A"], p["gamma_I"])
-    return _lapsvm_from_factor(K, lu, piv, y)
+    K, L, lu, piv = _lapsvm_factor(cache, p["s"], p["gamma_A"], p["gamma_I"])
+    return _lapsvm_from_factor(K, L, lu, piv, y, p["gamma_A"], p["gamma_I"])
 
 
 def _grid(**axes):
