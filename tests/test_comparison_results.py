@@ -153,3 +153,96 @@ def test_scaling_results():
                 assert np.all(nn <= S["switch_n"]) or np.all(nn > S["switch_n"]), (
                     f"{m}: a window straddles the eigensolver switch"
                 )
+
+
+LINEAR = "linear SVM (labelled only)"
+
+
+@pytest.mark.parametrize("block", ["bci/10", "bci/100", "text/10"])
+def test_linear_svm_row_recomputed(comparison, block):
+    """The linear SVM row, added last, rerun from the data: every split's choice (the CV counts
+    of all six settings) and accuracy equal the stored ones exactly."""
+    from sslteach.protocols.comparison import SetCache, exact_embedding, select_and_transduce
+
+    name, lab = block.split("/")
+    part = comparison["parts"][block]
+    cache = None
+    for split in range(12):
+        b = load_ssl_benchmark(name, split, int(lab))
+        if cache is None:
+            cache = SetCache(exact_embedding(b.X))
+        r = select_and_transduce(METHODS[LINEAR], cache, b.y_train)
+        acc = 100 * float(np.mean(r.transduction[b.unlabeled] == b.y[b.unlabeled]))
+        assert r.cv_correct == part["cv_correct"][LINEAR][split], f"{block}, split {split}"
+        assert r.params == part["params"][LINEAR][split]
+        assert acc == part["accuracy"][LINEAR][split]
+        assert r.one_class == part["one_class"][LINEAR][split]
+
+
+def _notebook_linear_claims():
+    """The claims Chapter 5 declares for the linear SVM (LIN_CLAIMS in the cell "ch5-linear-svm"),
+    evaluated from the notebook's own source, and that cell's stored table."""
+    import ast
+
+    nb = json.loads((ROOT / "notebooks" / "05_comparison.ipynb").read_text())
+    cell = next(c for c in nb["cells"] if c.get("id") == "ch5-linear-svm")
+    src = "".join(cell["source"])
+    node = next(
+        n for n in ast.parse(src).body if isinstance(n, ast.Assign) and n.targets[0].id == "LIN_CLAIMS"
+    )
+    blocks = [f"{s}/{lab}" for lab in (10, 100) for s in SETS]
+    names = {"LIN": LINEAR, "YARD": "SVC (labelled only)", "BLOCKS": blocks}
+    claims = eval(compile(ast.Expression(node.value), "LIN_CLAIMS", "eval"), names)  # noqa: S307
+    plain = ["".join(o.get("data", {}).get("text/plain", "")) for o in cell["outputs"]]
+    table = next(t for t in plain if "Holm across the 18 claims" in t)
+    return claims, table
+
+
+def _exact_signed_rank_p(d):
+    """Two-sided p of Wilcoxon's signed-rank statistic by enumerating every sign pattern:
+    zero differences dropped, tied |d| given their mean rank (no normal approximation)."""
+    import itertools
+
+    import scipy.stats
+
+    d = np.asarray(d, float)
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    ranks = scipy.stats.rankdata(np.abs(d))
+    observed = ranks[d > 0].sum()
+    signs = np.array(list(itertools.product([0, 1], repeat=d.size)))
+    t = signs @ ranks
+    eps = 1e-9 * ranks.sum()
+    return min(1.0, 2 * min(np.mean(t >= observed - eps), np.mean(t <= observed + eps)))
+
+
+def test_linear_svm_claims_holm_recomputed_independently(comparison):
+    """Chapter 5's 18 claims for the linear SVM: exact sign-flip p-values and Holm's step-down
+    written out here give the p-values of sslteach.protocols.set_level.paired_claims and the
+    Holm p and verdict printed on the page."""
+    from sslteach.protocols.set_level import paired_claims
+
+    claims, table = _notebook_linear_claims()
+    assert len(claims) == 18 and len(set(claims)) == 18
+    parts = comparison["parts"]
+    p, diffs = [], []
+    for block, m, ref in claims:
+        d = np.asarray(parts[block]["accuracy"][m]) - np.asarray(parts[block]["accuracy"][ref])
+        diffs.append(d)
+        p.append(_exact_signed_rank_p(d))
+    # Holm: sort, multiply the j-th smallest by (m - j), keep the running maximum, cap at 1
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    holm, running = [0.0] * len(p), 0.0
+    for j, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - j) * p[i]))
+        holm[i] = running
+    got = paired_claims(parts, claims, seed=0)
+    for c, pi, hi, d in zip(got, p, holm, diffs, strict=True):
+        assert c.p == pytest.approx(pi, rel=1e-9), (c.block, c.reference)
+        assert c.p_holm == pytest.approx(hi, rel=1e-9), (c.block, c.reference)
+        assert c.mean == pytest.approx(d.mean())
+        line = next(x for x in table.splitlines() if x.startswith(f"{c.block}, {c.reference} "))
+        verdict = ("better" if d.mean() > 0 else "worse") if hi < 0.05 else "not shown"
+        assert line.split()[-2 if verdict != "not shown" else -3] == f"{hi:.1e}", line
+        assert line.endswith(verdict), line
