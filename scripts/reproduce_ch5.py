@@ -185,6 +185,10 @@ def main(argv=None):
             merged = parts[f"{s}/{lab}"]
             if merged["splits"] != part["splits"]:
                 raise ValueError(f"{f} holds splits {part['splits']}, the stored block {merged['splits']}.")
+            # a part file merged by an earlier run (--merge-only again) adds its time only once
+            if f.name in merged.setdefault("merged_parts", []):
+                continue
+            merged["merged_parts"].append(f.name)
             merged["seconds_total"] += part["seconds_total"]
             for key in (
                 "accuracy",
