@@ -45,7 +45,9 @@ def encode(obj, depth=0):
         return encode(np.asarray(obj), depth + 1)
     if isinstance(obj, np.ufunc):
         return {"__ufunc__": obj.__name__}
-    if hasattr(obj, "tocsr") and hasattr(obj, "shape") and not isinstance(obj, np.ndarray):
+    if _pandas_values(obj):  # a pandas Series, DataFrame or Index travels as its numpy values
+        return encode(np.asarray(obj.to_numpy()), depth + 1)
+    if _module_of(obj).startswith("scipy.sparse") and hasattr(obj, "tocsr") and hasattr(obj, "shape"):
         m = obj.tocsr()  # a scipy.sparse matrix travels as CSR arrays
         return {
             "__csr__": [
@@ -71,14 +73,48 @@ def encode(obj, depth=0):
         return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in obj.items()]}
     if type(obj).__name__ == "SimpleNamespace":
         return {"__ns__": {k: encode(v, depth + 1) for k, v in vars(obj).items()}}
-    return {"__type__": f"{type(obj).__module__}.{type(obj).__qualname__}"}
+    name = f"{type(obj).__module__}.{type(obj).__qualname__}"
+    if hasattr(type(obj), "__next__"):  # a generator or another iterator: read once, it would be gone
+        return {"__type__": name, "__iterator__": True}
+    return {"__type__": name}
+
+
+def _module_of(obj):
+    """The module that defines ``type(obj)`` ("" when it is not a string)."""
+    module = getattr(type(obj), "__module__", "")
+    return module if isinstance(module, str) else ""
+
+
+def _pandas_values(obj):
+    """True for a pandas Series, DataFrame or Index (pandas itself is imported only if the kernel did)."""
+    import sys
+
+    pd = sys.modules.get("pandas")
+    if pd is None or _module_of(obj).partition(".")[0] != "pandas":
+        return False
+    return isinstance(obj, pd.Series | pd.DataFrame | pd.Index)
 
 
 class Unsupported:
-    """A value that could not travel (an object of another type); never equal to anything."""
+    """A value that could not travel (an object of another type); never equal to anything.
 
-    def __init__(self, name):
+    Turning it into an array raises, saying what it was, so a hidden test's ``compare`` that
+    calls ``np.asarray`` on it reports that message rather than a shape.
+    """
+
+    def __init__(self, name, iterator=False):
         self.name = name
+        self.iterator = iterator
+
+    def why(self):
+        """Why the grader cannot read the value, and what to return instead."""
+        if self.iterator:
+            kind = "a generator" if self.name == "builtins.generator" else f"an iterator ({self.name})"
+            return f"the function returned {kind}: return a list or an array (the grader reads values)"
+        return f"the value is {self!r}, which the grader cannot read: return numbers or numpy arrays"
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError(self.why())
 
     def __repr__(self):
         return f"<an object of type {self.name}>"
@@ -119,7 +155,7 @@ def decode(obj):
 
         return types.SimpleNamespace(**{k: decode(v) for k, v in obj["__ns__"].items()})
     if "__type__" in obj:
-        return Unsupported(obj["__type__"])
+        return Unsupported(obj["__type__"], bool(obj.get("__iterator__")))
     raise ValueError(f"cannot decode {str(obj)[:80]}")
 
 
