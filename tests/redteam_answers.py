@@ -355,6 +355,11 @@ MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-bordered"] = (
     "    a = np.linalg.solve(H, r)\n    g = gamma / K.sum(1) - rho * (y != 0)\n"
     "    return a, -(g @ K @ a + rho * y.sum()) / g.sum()",
 )
+MORE_SHORTCUTS["05_comparison"]["ch5-ex-nemenyi-cd"] += (
+    # a float whose __float__ calls the library: it ran while the grader encoded the value, outside its hook
+    "class _CD(float):\n    def __float__(self):\n        return compare.nemenyi_critical_difference(*self.args)\n"
+    "def nemenyi_cd(k, N, alpha=0.05):\n    v = _CD(0.0)\n    v.args = (k, N, alpha)\n    return v",
+)
 MORE_SHORTCUTS["05_comparison"]["ch5-ex-one-nn"] += (
     # a grid whose len() says 1 but that holds 3 x GRID_SIZE settings (c5_r3)
     "class _Grid(tuple):\n    def __len__(self):\n        return 1\n"

@@ -942,3 +942,66 @@ def test_schur_features_accepts_a_sparse_matrix():
         want = np.einsum("ip,iq->ipq", F, G).reshape(len(F), -1)
         assert spec.compare(case, sp.csr_matrix(want), want) is None
         assert "got shape" in spec.compare(case, sp.csr_matrix(np.hstack([F, G])), want)
+
+
+def test_codec_reads_values_without_running_the_answers_methods():
+    """The codec runs after the graded call, outside the profile hook: a returned list subclass whose
+    ``__iter__`` (or a float whose ``__float__``) would compute the answer with a forbidden function must be
+    read through the built-in type's own C methods, so that none of the answer's code runs there."""
+    import types
+
+    from sslteach.teach import _kernel_harness as codec
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the codec ran a method of the answer's class")
+
+    class Lst(list):
+        __iter__ = __len__ = __getitem__ = boom
+
+    class Tup(tuple):
+        __iter__ = __len__ = __getitem__ = boom
+
+    class Dct(dict):
+        items = keys = __iter__ = __getitem__ = boom
+
+    class Flt(float):
+        __float__ = __repr__ = boom
+
+    class Int(int):
+        __int__ = __index__ = __repr__ = __str__ = boom
+
+    class Str(str):
+        __str__ = boom
+
+    class Arr(np.ndarray):
+        __array__ = __iter__ = __getitem__ = boom
+
+    class LooksLikeAList:
+        __iter__ = boom
+
+        @property
+        def __class__(self):
+            return list
+
+    class I64(np.int64):
+        __int__ = __index__ = boom
+
+    def travel(value):
+        return codec.decode(json.loads(json.dumps(codec.encode(value))))
+
+    arr = np.arange(3.0).view(Arr)
+    for value, want in (
+        (Lst([1.0, 2.0]), [1.0, 2.0]),
+        (Tup((1, 2)), [1, 2]),
+        (Dct({"a": 1}), {"a": 1}),
+        (Flt(1.5), 1.5),
+        (Int(3), 3),
+        (Str("x"), "x"),
+        (np.array([Flt(1.0), Int(2)], dtype=object), [1.0, 2]),
+        (types.SimpleNamespace(a=Lst([1])), types.SimpleNamespace(a=[1])),
+    ):
+        got = travel(value)
+        assert got == want and type(got) is type(want), (value, got)
+    assert np.array_equal(travel(arr), [0.0, 1.0, 2.0])
+    for value in (LooksLikeAList(), I64(4)):
+        assert isinstance(travel(value), codec.Unsupported), value
