@@ -770,3 +770,238 @@ def test_watched_code_keys_agree_across_processes():
         assert json.loads(out.stdout) == here, (
             f"PYTHONHASHSEED={seed}: the digests differ from this process's"
         )
+
+
+import numpy as np  # noqa: E402 (the tests below, added for red team 3, use it; the ones above do not)
+
+
+def test_codec_reads_pandas_and_sparse_values_and_names_generators():
+    """Red team 3: a pandas Series/DataFrame/Index travels as its numpy values, a scipy.sparse matrix as CSR
+    (only a genuine one: another object's ``tocsr`` is never called), and a generator or iterator comes back
+    as a value the grader says it cannot read, naming it, also where a spec's ``compare`` calls np.asarray."""
+    import pandas as pd
+    import scipy.sparse as sp
+
+    from sslteach.teach import _kernel_harness as codec
+    from sslteach.teach.hidden import same
+
+    def travel(value):
+        return codec.decode(json.loads(json.dumps(codec.encode(value))))
+
+    for value, want in (
+        (pd.Series([0.25, 0.5]), np.array([0.25, 0.5])),
+        (pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}), np.array([[1.0, 3.0], [2.0, 4.0]])),
+        (pd.Index([3, 1]), np.array([3, 1])),
+        ({"p": pd.Series([1.0])}, {"p": np.array([1.0])}),
+    ):
+        got = travel(value)
+        assert same(got, want) is None, (value, got)
+        assert not isinstance(got, codec.Unsupported)
+    assert sp.issparse(travel(sp.dia_array(np.eye(3))))
+    assert same(travel(sp.csr_matrix(np.eye(2))), np.eye(2)) is None
+
+    class NotSparse:  # a student's object with a tocsr method: never called while encoding
+        shape = (2, 2)
+
+        def tocsr(self):
+            raise AssertionError("the grader called a submission's method")
+
+    assert isinstance(travel(NotSparse()), codec.Unsupported)
+    for value, kind in (((x for x in [1.0, 2.0]), "a generator"), (map(float, [1, 2]), "an iterator")):
+        got = travel(value)
+        msg = same(got, [1.0, 2.0])  # before the sequence rules: not "should be a tuple or list"
+        assert msg.startswith(f"the function returned {kind}") and "return a list or an array" in msg, msg
+        with pytest.raises(TypeError, match=f"returned {kind}"):
+            np.asarray(got)
+    assert "cannot read" in same(travel(object()), 1.0)
+
+
+def _hidden_spec(stem, label, seed):
+    """The master notebook's hidden test of ``label``, loaded as the grader loads it."""
+    from sslteach.teach import hidden
+
+    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["id"] == f"hidden-{label}")
+    return hidden.load_spec(label, "".join(cell["source"]), hidden.seed_for(label, seed))
+
+
+def _solution(stem, name):
+    """The master's solution cell defining ``name``, run here (the solutions used below need only numpy)."""
+    nb = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    src = next(
+        "".join(c["source"])
+        for c in nb["cells"]
+        if "solution" in c["metadata"].get("tags", []) and f"def {name}(" in "".join(c["source"])
+    )
+    ns = {"np": np}
+    exec(src, ns)
+    return ns
+
+
+def _verdicts(spec, model, answers):
+    """For each case, the spec's verdict on ``answers`` (a dict of functions) against ``model``'s values."""
+    from sslteach.teach.hidden import same
+
+    compare = spec.compare or (lambda case, got, want: same(got, want))
+    out = []
+    for case in spec.cases:
+        want = model[case["function"]](*case["args"], **case["kwargs"])
+        got = answers[case["function"]](*case["args"], **case["kwargs"])
+        out.append(compare(case, got, want))
+    return out
+
+
+# Red team 3's wrong answers that passed because every hidden case had one size or scale: each must now
+# fail at least one case, for every seed, while the model solution passes all of them.
+TRIAL3_WRONG = {
+    ("00_foundations", "ch0-ex-mds-eigs"): {
+        "absolute tolerance": {
+            "numerical_rank": lambda A, tol=1e-9: int(np.sum(np.abs(np.linalg.eigvalsh(A)) > tol)),
+        },
+        "relative to the largest eigenvalue": {
+            "numerical_rank": lambda A, tol=1e-9: int(
+                np.sum(np.abs(np.linalg.eigvalsh(A)) > tol * max(np.linalg.eigvalsh(A).max(), 1e-300))
+            ),
+        },
+    },
+    ("00_foundations", "ch0-ex-closure"): {
+        "min(diag A) at 30 x 30": {
+            "smallest_eigenvalue": lambda A: float(
+                np.min(np.diag(A)) if len(A) == 30 else np.linalg.eigvalsh(A).min()
+            ),
+            "hadamard_rank_one": lambda x, z: np.outer(x * z, x * z),
+        },
+        "outer(x, z) from n = 30": {
+            "smallest_eigenvalue": lambda A: float(np.linalg.eigvalsh(A).min()),
+            "hadamard_rank_one": lambda x, z: np.outer(x * z, x * z) if len(x) < 30 else np.outer(x, z),
+        },
+    },
+    ("01_spectral_clustering", "ch1-ex-kp-effect"): {
+        "signed square below m = 8": {
+            "kp_gain": lambda y, z, C0: C0 * float(z @ y) * (abs(float(z @ y)) if len(y) < 8 else z @ y),
+        },
+    },
+    ("04_semi_supervised_ksc", "ch4-ex-saddle"): {
+        "labels dropped from n = 10": {
+            "primal_hessian": lambda X, y, gamma, rho: _hessian(X, y, gamma, rho if len(X) < 10 else 0.0),
+        },
+    },
+}
+
+
+def _hessian(X, y, gamma, rho):
+    g = gamma / (X @ X.T).sum(1) - rho * (np.asarray(y) != 0)
+    Z = np.c_[X, np.ones(len(X))]
+    H = -Z.T @ (g[:, None] * Z)
+    H[:-1, :-1] += np.eye(X.shape[1])
+    return H
+
+
+@pytest.mark.parametrize("stem,label", sorted(TRIAL3_WRONG))
+def test_hidden_cases_catch_size_and_scale_dependent_answers(stem, label):
+    for seed in range(5):
+        spec = _hidden_spec(stem, label, seed)
+        model = {}
+        for case in spec.cases:
+            model.update({k: v for k, v in _solution(stem, case["function"]).items() if callable(v)})
+        assert _verdicts(spec, model, model) == [None] * len(spec.cases), (label, seed)
+        for what, answers in TRIAL3_WRONG[stem, label].items():
+            failed = [m for m in _verdicts(spec, model, answers) if m]
+            assert failed, f"{label}, seed {seed}: the wrong answer ({what}) passes every hidden case"
+
+
+def test_one_nn_grid_is_counted_in_a_copy_and_must_be_a_plain_tuple_or_list():
+    """Red team 3 (S4): a tuple subclass whose len() says 1 holds 18 settings; the hidden test reads the
+    grid's type name and counts a copy of it (grid * 1), so it fails with a message that says why."""
+    spec = _hidden_spec("05_comparison", "ch5-ex-one-nn", 0)
+    by_meta = {c["meta"]: c for c in spec.cases if c["meta"]}
+
+    class _Grid(tuple):
+        def __len__(self):
+            return 1
+
+    lying = _Grid({"s": i} for i in range(18))
+    assert len(lying) == 1
+    kind = spec.compare(by_meta["grid type"], type(lying).__name__, "tuple")
+    count = spec.compare(by_meta["grid"], list(lying * 1), [{}])
+    assert "must be a plain tuple or list" in kind and "_Grid" in kind, kind
+    assert "has 18 settings" in count, count
+    for grid in (({},), [{"a": 1}, {"a": 2}]):
+        assert spec.compare(by_meta["grid type"], type(grid).__name__, "tuple") is None
+        assert spec.compare(by_meta["grid"], list(grid * 1), [{}]) is None
+    assert by_meta["grid"]["function"] == "one_nn_method.grid.__mul__"
+
+
+def test_schur_features_accepts_a_sparse_matrix():
+    """Red team 3: the right features returned as scipy.sparse CSR are compared as the dense matrix."""
+    import scipy.sparse as sp
+
+    spec = _hidden_spec("02_cluster_kernels", "ch2-ex-schur-features", 0)
+    for case in spec.cases:
+        F, G = case["args"]
+        want = np.einsum("ip,iq->ipq", F, G).reshape(len(F), -1)
+        assert spec.compare(case, sp.csr_matrix(want), want) is None
+        assert "got shape" in spec.compare(case, sp.csr_matrix(np.hstack([F, G])), want)
+
+
+def test_codec_reads_values_without_running_the_answers_methods():
+    """The codec runs after the graded call, outside the profile hook: a returned list subclass whose
+    ``__iter__`` (or a float whose ``__float__``) would compute the answer with a forbidden function must be
+    read through the built-in type's own C methods, so that none of the answer's code runs there."""
+    import types
+
+    from sslteach.teach import _kernel_harness as codec
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the codec ran a method of the answer's class")
+
+    class Lst(list):
+        __iter__ = __len__ = __getitem__ = boom
+
+    class Tup(tuple):
+        __iter__ = __len__ = __getitem__ = boom
+
+    class Dct(dict):
+        items = keys = __iter__ = __getitem__ = boom
+
+    class Flt(float):
+        __float__ = __repr__ = boom
+
+    class Int(int):
+        __int__ = __index__ = __repr__ = __str__ = boom
+
+    class Str(str):
+        __str__ = boom
+
+    class Arr(np.ndarray):
+        __array__ = __iter__ = __getitem__ = boom
+
+    class LooksLikeAList:
+        __iter__ = boom
+
+        @property
+        def __class__(self):
+            return list
+
+    class I64(np.int64):
+        __int__ = __index__ = boom
+
+    def travel(value):
+        return codec.decode(json.loads(json.dumps(codec.encode(value))))
+
+    arr = np.arange(3.0).view(Arr)
+    for value, want in (
+        (Lst([1.0, 2.0]), [1.0, 2.0]),
+        (Tup((1, 2)), [1, 2]),
+        (Dct({"a": 1}), {"a": 1}),
+        (Flt(1.5), 1.5),
+        (Int(3), 3),
+        (Str("x"), "x"),
+        (np.array([Flt(1.0), Int(2)], dtype=object), [1.0, 2]),
+        (types.SimpleNamespace(a=Lst([1])), types.SimpleNamespace(a=[1])),
+    ):
+        got = travel(value)
+        assert got == want and type(got) is type(want), (value, got)
+    assert np.array_equal(travel(arr), [0.0, 1.0, 2.0])
+    for value in (LooksLikeAList(), I64(4)):
+        assert isinstance(travel(value), codec.Unsupported), value
