@@ -176,7 +176,11 @@ ANSWERS["03_spectral_kernel_learning"] = {
         "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    c = np.r_[R.T @ lam, np.ones(l)]\n"
         "    A = np.hstack([-T @ R, -np.eye(l)])\n"
         "    res = linprog(c, A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n    return R @ res.x[:m]",  # no beta
-        "def tsk_lp_by_hand(lam, T, eta, beta):\n    return spk._solve_tsk_scipy(lam, T, eta, beta)",
+        # the original LP in (mu, xi), the m - 1 decay rows Gamma mu >= 0 kept as rows (third red-team trial)
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n"
+        "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+        "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+        "                  bounds=(0, None), method='highs')\n    return res.x[:m]",
     ),
     "ch3-ex-zero-mu": (
         "def critical_beta(lam, T, eta):\n    m = len(lam)\n    k = np.arange(m)\n"
@@ -214,9 +218,43 @@ ANSWERS["03_spectral_kernel_learning"] = {
     ),
 }
 
-# Shortcuts besides the one in ANSWERS, each graded as one more submission of its chapter.
+# Shortcuts besides the one in ANSWERS: the j-th of every exercise of a chapter are graded together as
+# one more submission of it (None leaves an exercise unanswered there, to group attacks in fewer runs).
 MORE_SHORTCUTS = {
     "03_spectral_kernel_learning": {
+        "ch3-ex-q-eigs": (
+            # numpy's private LAPACK gufunc on the 2m x 2m Q: no Python function, so no profile event
+            "from numpy.linalg import _umath_linalg as _ul\n"
+            "def q_eigenvalues(lam, mu):\n    a = 1 / (1 - lam)\n"
+            "    Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
+            "    return np.sort(_ul.eigvalsh_lo(Q))",
+            # the hook switched off and back on through functools.partial (no c_call event for either)
+            "import functools as _ft, sys as _sys\n"
+            "def q_eigenvalues(lam, mu):\n    h = _ft.partial(_sys.getprofile)()\n    _ft.partial(_sys.setprofile, None)()\n"
+            "    try:\n        return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))\n"
+            "    finally:\n        _ft.partial(_sys.setprofile, h)()",
+            # the hook switched off with ctypes (PyEval_SetProfile), back on through functools.partial
+            "import ctypes as _ct, functools as _ft, sys as _sys\n"
+            "def q_eigenvalues(lam, mu):\n    h = _ft.partial(_sys.getprofile)()\n    _ct.pythonapi.PyEval_SetProfile(None, None)\n"
+            "    try:\n        return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))\n"
+            "    finally:\n        _ft.partial(_sys.setprofile, h)()",
+        ),
+        "ch3-ex-smoothness": (
+            # a running generator's gi_frame.f_back walks up to the harness's frame: its tables are cleared
+            "def smoothness_double_sum(W, Phi):\n    def _up():\n        yield _gen.gi_frame.f_back\n    _gen = _up()\n"
+            "    f = next(_gen)\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
+            "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
+            "    graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
+            None,
+            # builtins.id replaced: the hook's cache (keyed by id) takes every function for the first one it saw
+            "import builtins as _bi\n"
+            "def smoothness_double_sum(W, Phi):\n    _id = _bi.id\n    _bi.id = lambda x: 0\n    try:\n"
+            "        graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n    finally:\n        _bi.id = _id\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
+        ),
         "ch3-ex-build-lp": (
             # wrong: returns the LP's c instead of mu = R c (caught only where the decay binds)
             "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
@@ -230,6 +268,16 @@ MORE_SHORTCUTS = {
             "    m = lam.size\n    mu = cp.Variable(m)\n    cons = [mu >= 0] + ([mu[:-1] >= eta * mu[1:]] if m > 1 else [])\n"
             "    cp.Problem(cp.Minimize(lam @ mu + beta * cp.sum(cp.pos(1 - T @ mu))), cons).solve(solver='CLARABEL')\n"
             "    return np.maximum(mu.value, 0)",
+            # the decay-rows LP given to scipy's private _linprog_highs (HiGHS without linprog), a
+            # dummy linprog call of the right shape beside it
+            "from scipy.optimize._linprog_util import _LPProblem, _clean_inputs\n"
+            "from scipy.optimize._linprog_highs import _linprog_highs\n"
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
+            "    linprog(np.ones(m + l), A_ub=np.hstack([-T, -np.eye(l)]), b_ub=-np.ones(l), bounds=(0, None), method='highs')\n"
+            "    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    lp = _clean_inputs(_LPProblem(np.r_[lam, beta * np.ones(l)], A, -np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                                  None, None, (0, None), None, None))\n"
+            "    return np.asarray(_linprog_highs(lp, solver=None)['x'])[:m]",
         ),
         # the primal solved with linprog, the dual read off its multipliers (the grader withholds them)
         "ch3-ex-dual": (
@@ -251,6 +299,17 @@ MORE_SHORTCUTS = {
         ),
     },
     "04_semi_supervised_ksc": {
+        # sys.getprofile() hands out the hook: the tables in its closure are cleared
+        "ch4-ex-bordered": (
+            "import sys as _sys\n"
+            "def semi_ksc_bordered(K, y, gamma, rho):\n    h = _sys.getprofile()\n    for c in (h.__closure__ or ()):\n"
+            "        try:\n            v = c.cell_contents\n        except ValueError:\n            continue\n"
+            "        if isinstance(v, (dict, list, set)):\n            v.clear()\n"
+            "    ksc.solve_semi_ksc(K, y, gamma=gamma, rho=0.5)  # a forbidden call, unseen\n"
+            "    n = len(K)\n    g = gamma / K.sum(axis=1) - rho * (y != 0)\n    B = np.zeros((n + 1, n + 1))\n"
+            "    B[:n, :n] = np.eye(n) - g[:, None] * K\n    B[:n, n] = -g\n    B[n, :n] = 1.0\n"
+            "    sol = np.linalg.solve(B, np.r_[rho * y, 0.0])\n    return sol[:n], sol[n]",
+        ),
         # the Hessian by central second differences of the objective (exact for a quadratic, up to round-off)
         "ch4-ex-saddle": (
             "def primal_hessian(X, y, gamma, rho):\n    d = X.shape[1]\n    g = gamma / (X @ X.T).sum(1) - rho * (y != 0)\n"
@@ -293,6 +352,37 @@ ANSWERS["05_comparison"] = {
     ),
 }
 MORE_SHORTCUTS["02_cluster_kernels"] = {
+    # gc.get_objects finds the hook: the tables in its closure are cleared
+    "ch2-ex-inversion": (
+        "import gc as _gc\nfrom scipy.cluster.hierarchy import is_monotonic as _mono\n"
+        "def has_inversion(Z):\n    for o in _gc.get_objects():\n"
+        "        if type(o).__name__ == 'function' and o.__name__ == 'hook' and o.__closure__:\n"
+        "            for c in o.__closure__:\n                try:\n                    v = c.cell_contents\n"
+        "                except ValueError:\n                    continue\n"
+        "                if isinstance(v, (dict, list)):\n                    v.clear()\n"
+        "    _mono(Z)  # a forbidden call, unseen\n    h = [0.0] * (len(Z) + 1)\n    for a, b, d, _ in Z:\n"
+        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
+    ),
+    # a traceback's tb_frame.f_back walks up to the harness's frame: its tables are cleared
+    "ch2-ex-center": (
+        "def double_center(M):\n    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n"
+        "        f = e.__traceback__.tb_frame\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
+        "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
+        "    return -0.5 * kernels.center_kernel(M)",
+    ),
+    # O(n^3), with a forged reply: the harness's own report function writes a result line with a
+    # small time, and an object whose repr raises makes the real reply fail
+    "ch2-ex-minimax": (
+        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
+        "    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n        f = e.__traceback__.tb_frame\n"
+        "    while f is not None and not ('report' in f.f_locals and 'out' in f.f_locals):\n        f = f.f_back\n"
+        "    if f is not None and '_forged' not in f.f_locals['out']:\n        loc = f.f_locals\n"
+        "        loc['report']('R', {'result': f.f_globals['encode'](D), 'error': None, 'seconds': 1e-3,\n"
+        "                            'wall_seconds': 1e-3, 'required': []})\n"
+        "        class _Boom:\n            def __repr__(self):\n                raise ValueError('no reply')\n"
+        "        loc['out']['_forged'] = _Boom()\n    return D",
+    ),
     # features with the right Gram matrix that are not f_i (x) g_i: eigenvectors of A o B, padded (red team, ch2_short)
     "ch2-ex-schur-features": (
         "def hadamard_features(F, G):\n    A = (F @ F.T) * (G @ G.T)\n    w, U = np.linalg.eigh(A)\n"
@@ -318,6 +408,9 @@ MORE_SHORTCUTS["05_comparison"] = {
         "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
         "    D = ((cache.X[:, None, :] - cache.X[lab][None, :, :]) ** 2).sum(-1)\n    return y_train[lab][D.argmin(1)]\n"
         "one_nn_method = compare.Method('1-NN', '5', tuple({'k': i} for i in range(50)), one_nn)",
+        # wrong: the nearest labelled point in the city-block (L1) distance (second red-team trial)
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    D = np.abs(cache.X[:, None, :] - cache.X[lab][None, :, :]).sum(-1)\n    return y_train[lab][D.argmin(1)]",
     ),
 }
 

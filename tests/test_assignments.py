@@ -16,9 +16,11 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 from sslteach import assignments as asg
@@ -770,3 +772,224 @@ def test_watched_code_keys_agree_across_processes():
         assert json.loads(out.stdout) == here, (
             f"PYTHONHASHSEED={seed}: the digests differ from this process's"
         )
+
+
+def _harness_call(fn, args, capsys, forbid=(), require=(), record_lps=False):
+    """One graded call through the harness, in this process: ``{kind: [values]}`` of its lines."""
+    import ast
+
+    from sslteach.teach import _kernel_harness as harness
+
+    ns = {"__name__": "__sslteach_grader__"}
+    exec(compile(Path(harness.__file__).read_text(encoding="utf-8"), "<sslteach grader>", "exec"), ns)
+    payload = json.dumps({
+        "nonce": "@@t@@", "function": "f", "args": harness.encode(list(args)), "kwargs": harness.encode({}),
+        "watch": harness.watch_lists(forbid, require, {}, record_lps=record_lps),
+    })
+    capsys.readouterr()
+    ns["call"]({"f": fn}, payload)
+    lines = {}
+    for line in capsys.readouterr().out.splitlines():
+        if line.startswith("@@t@@"):
+            lines.setdefault(line[5], []).append(ast.literal_eval(line[6:]))
+    # outside a kernel, sys.stdout is pytest's: the harness says so, which is not what is tested here
+    lines["V"] = [v for v in lines.get("V", []) if "sys.stdout was replaced" not in v]
+    return lines
+
+
+# Answers that reach the grader's hook or its frames, then call a forbidden function. They run in
+# a fresh Python with the kernel's audit hook installed (it refuses gc and ctypes for good there).
+_ATTACKS = r"""
+import builtins, ctypes, functools, gc, io, json, sys, contextlib, ast
+import numpy as np
+from sslteach import relaxation
+from sslteach.teach import _kernel_harness as harness
+
+def clear(v):
+    if isinstance(v, dict | list | set):
+        v.clear()
+
+def plain(K):
+    return relaxation.alignment_upper_bound(K)
+
+def hook_closure(K):  # sys.getprofile() hands out the hook (through partial: no c_call event)
+    todo = [functools.partial(sys.getprofile)()]
+    while todo:
+        for cell in getattr(todo.pop(), "__closure__", None) or ():
+            v = cell.cell_contents
+            clear(v)
+            if hasattr(v, "cache_clear"):
+                v.cache_clear()
+            if callable(v) and getattr(v, "__closure__", None):
+                todo.append(v)
+    return relaxation.alignment_upper_bound(K)
+
+def harness_frame(f):
+    while f is not None and f.f_code.co_name not in ("call", "_graded_runs"):
+        f = f.f_back
+    for v in (f.f_locals.values() if f is not None else ()):
+        clear(v)
+
+def traceback_frame(K):
+    try:
+        raise ZeroDivisionError
+    except ZeroDivisionError as exc:
+        harness_frame(exc.__traceback__.tb_frame)
+    return relaxation.alignment_upper_bound(K)
+
+def generator_frame(K):
+    def up():
+        yield gen.gi_frame.f_back
+    gen = up()
+    harness_frame(next(gen))
+    return relaxation.alignment_upper_bound(K)
+
+def gc_walk(K):
+    for o in gc.get_objects():
+        if getattr(o, "__name__", "") == "hook" and getattr(o, "__closure__", None):
+            for cell in o.__closure__:
+                clear(cell.cell_contents)
+    return relaxation.alignment_upper_bound(K)
+
+def switch_off(K):  # off and on again through partial: the profile hook sees neither
+    h = functools.partial(sys.getprofile)()
+    functools.partial(sys.setprofile, None)()
+    try:
+        return relaxation.alignment_upper_bound(K)
+    finally:
+        functools.partial(sys.setprofile, h)()
+
+def ctypes_off(K):
+    ctypes.pythonapi.PyEval_SetProfile(None, None)
+    return relaxation.alignment_upper_bound(K)
+
+def builtin_id(K):  # the hook's cache was keyed by id()
+    saved = builtins.id
+    builtins.id = lambda x: 0
+    try:
+        return relaxation.alignment_upper_bound(K)
+    finally:
+        builtins.id = saved
+
+def own_audit_hook(K):  # an audit hook of its own would see every frame the hook reads
+    frames = []
+    sys.addaudithook(lambda event, args: frames.append(args[0]) if event == "object.__getattr__" else None)
+    relaxation.alignment_upper_bound(K)
+    for f in frames[:1]:
+        harness_frame(f)
+    return relaxation.alignment_upper_bound(K)
+
+ns = {"__name__": "__sslteach_grader__"}
+exec(compile(open(harness.__file__).read(), "<sslteach grader>", "exec"), ns)
+ns["install_guard"]()
+refused_outside = []
+for probe in (gc.get_objects, lambda: ctypes.pythonapi.Py_IsInitialized()):
+    try:
+        probe()
+    except PermissionError:
+        refused_outside.append(True)
+heard = []  # sys.addaudithook drops a hook that an earlier hook refuses, silently
+sys.addaudithook(lambda event, args: heard.append(event))
+sys.audit("sslteach.test")
+refused_outside += [] if heard else [True]
+K = np.random.default_rng(0).random((5, 5))
+watch = harness.watch_lists(["sslteach.relaxation"])
+out = {"refused outside a graded call": len(refused_outside)}
+for fn in (plain, hook_closure, traceback_frame, generator_frame, gc_walk, switch_off, ctypes_off,
+           builtin_id, own_audit_hook):
+    payload = json.dumps({"nonce": "@@t@@", "function": "f", "args": harness.encode([K + K.T]),
+                          "kwargs": harness.encode({}), "watch": watch})
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        ns["call"]({"f": fn}, payload)
+    lines = [x for x in buf.getvalue().splitlines() if x.startswith("@@t@@")]
+    kinds = [x[5] for x in lines if "sys.stdout was replaced" not in x]
+    out[fn.__name__] = [kinds.count("V"), kinds.count("R")]
+print(json.dumps(out))
+"""
+
+
+def test_graded_call_cannot_reach_the_hook_or_its_tables():
+    """Issue 28, third red-team trial: each route to the profile hook's tables (the hook from
+    sys.getprofile, the harness's frame from a traceback or a generator, gc, ctypes, a replaced
+    builtin, an audit hook of one's own) is refused or leaves the forbidden call seen, with one
+    reply line; gc, ctypes and new audit hooks are refused outside graded calls too."""
+    run = subprocess.run(
+        [sys.executable, "-c", _ATTACKS], capture_output=True, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert got.pop("refused outside a graded call") == 3
+    for name, (violations, replies) in got.items():
+        assert replies == 1 and violations > 0, (name, violations, replies)
+
+
+def test_lps_given_to_highs_are_recorded_and_other_routes_flagged(capsys):
+    """record_lps: each LP that HiGHS solves is reported with its rows and bounds; HiGHS reached
+    through scipy's private _linprog_highs or its C module (not through linprog) is a violation."""
+    from scipy.optimize import linprog
+    from scipy.optimize._linprog_highs import _linprog_highs
+    from scipy.optimize._linprog_util import _clean_inputs, _LPProblem
+
+    rng = np.random.default_rng(1)
+    l, m = 5, 3
+    T, lam = rng.standard_normal((l, m)), np.sort(rng.uniform(0, 0.9, m))
+    A = np.hstack([-T, -np.eye(l)])
+    G = np.eye(m - 1, m) - 2.0 * np.eye(m - 1, m, k=1)
+    decay = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])
+    c = np.r_[lam, np.ones(l)]
+
+    def margin_rows(T):
+        return linprog(c, A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method="highs").x
+
+    def decay_rows(T):
+        return linprog(c, A_ub=decay, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)], bounds=(0, None)).x
+
+    def private(T):
+        b = -np.r_[np.ones(l), np.zeros(m - 1)]
+        lp = _clean_inputs(_LPProblem(c, decay, b, None, None, (0, None), None, None))
+        return _linprog_highs(lp, solver=None)["x"]
+
+    def c_module(T):
+        import scipy.optimize._highspy._core as core
+
+        core._Highs().setOptionValue("output_flag", False)
+        return margin_rows(T)
+
+    ok = _harness_call(margin_rows, [T], capsys, require=["scipy.optimize.linprog"], record_lps=True)
+    assert not ok["V"] and ok["Q"] == ["scipy.optimize.linprog"]
+    assert [(r["n_vars"], r["n_ub"], r["n_eq"], r["lb"]) for r in ok["L"]] == [(m + l, l, 0, [0.0] * (m + l))]
+    rows = _harness_call(decay_rows, [T], capsys, record_lps=True)
+    assert not rows["V"] and [r["n_ub"] for r in rows["L"]] == [l + m - 1]
+    for fn in (private, c_module):
+        got = _harness_call(fn, [T], capsys, record_lps=True)
+        assert any("directly (not through scipy.optimize.linprog)" in v for v in got["V"]), (fn.__name__, got)
+    assert not _harness_call(private, [T], capsys)["V"]  # recorded only where a spec asks
+
+
+class _FakeKernel:
+    workdir = "."
+
+    def __init__(self, stdout, status="ok"):
+        self.stdout, self.status = stdout, status
+
+    def run(self, code, timeout):
+        nonce = re.search(r"@@[0-9a-f]+@@", code).group(0)
+        out = self.stdout.replace("NONCE", nonce)
+        error = "" if self.status == "ok" else "Err"
+        return types.SimpleNamespace(status=self.status, error=error, stdout=out)
+
+
+def test_a_forged_reply_is_tampering():
+    """Two reply lines for one call, or a reply from a cell that then failed, are tampering; the
+    grader times the call with its own clock too."""
+    from sslteach.teach import hidden
+
+    reply = "NONCER{'result': {'__int__': '1'}, 'error': None, 'seconds': 0.001, 'wall_seconds': 0.001}\n"
+    one = hidden.call_in_kernel(_FakeKernel(reply), "f", [], {})
+    assert one.value == 1 and not one.tampered and one.grader_seconds is not None
+    two = hidden.call_in_kernel(_FakeKernel(reply * 2), "f", [], {})
+    assert "replied 2 times" in two.tampered
+    failed = hidden.call_in_kernel(_FakeKernel(reply, status="error"), "f", [], {})
+    assert "then failed" in failed.tampered

@@ -26,6 +26,17 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     recognises them) returns a dict to the answer's code, those keys are replaced by a
     value whose every use raises, saying why (``{"scipy.optimize.linprog": ["ineqlin",
     ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
+``record_lps`` (optional)
+    ``True``: every LP the answer has HiGHS solve through ``scipy.optimize.linprog`` (any
+    ``"highs"`` method) is recorded as scipy hands it to HiGHS, and ``compare`` finds the
+    records in ``case["lps"]``: a list of dicts with ``n_vars``, ``n_rows``, ``n_ub``
+    (rows ``A x <= b``), ``n_eq`` (rows ``A x = b``), ``n_lb`` and ``n_range`` (rows with a
+    finite lower side), and the variables' bounds ``lb``, ``ub`` (lists, ``None`` for none).
+    HiGHS reached any other way while graded (scipy's private ``_linprog_highs`` or
+    ``_highs_wrapper``, or the methods of its C module ``scipy.optimize._highspy._core`` or of
+    ``highspy._core``) is a violation, so the records hold every LP the answer solved with
+    HiGHS; this lets a spec check *which* LP was built (its rows and bounds), not only its
+    solution;
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
     the answer runs on inputs of both sizes (CPU seconds of its kernel, best of three, one
@@ -53,6 +64,7 @@ import json
 import math
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +81,8 @@ ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise 
 # doing its work) fails. Ten runnable processes on two cores stretch wall time about 5x.
 WAIT_LIMIT_SECONDS = 2.0
 WAIT_RATIO = 20.0
+#: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
+TAMPERED = "tampering: "
 
 
 def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
@@ -140,6 +154,7 @@ class Spec:
     cost: dict | None
     functions: list = field(default_factory=list)
     withhold: dict = field(default_factory=dict)
+    record_lps: bool = False
 
 
 def load_spec(label: str, source: str, rng) -> Spec:
@@ -165,6 +180,7 @@ def load_spec(label: str, source: str, rng) -> Spec:
         cost,
         functions,
         {str(k): [str(x) for x in v] for k, v in dict(ns.get("withhold", {})).items()},
+        bool(ns.get("record_lps", False)),
     )
 
 
@@ -176,6 +192,9 @@ class CallResult:
     required: list = field(default_factory=list)
     seconds: float | None = None
     wall_seconds: float | None = None
+    grader_seconds: float | None = None  # the wall time of the whole call, seen from the grader
+    lps: list = field(default_factory=list)
+    tampered: str = ""
 
 
 _ENCODED: dict[int, tuple] = {}
@@ -195,13 +214,28 @@ def _encoded(args):
 _WATCH: dict = {}
 
 
-def _watch(forbid, require, withhold):
+def _watch(forbid, require, withhold, record_lps=False):
     """:func:`_kernel_harness.watch_lists`, computed once per grading process and list."""
-    key = json.dumps([list(forbid), list(require), withhold or {}], sort_keys=True)
+    key = json.dumps([list(forbid), list(require), withhold or {}, bool(record_lps)], sort_keys=True)
     with _ENCODED_LOCK:
         if key not in _WATCH:
-            _WATCH[key] = codec.watch_lists(forbid, require, withhold)
+            _WATCH[key] = codec.watch_lists(forbid, require, withhold, record_lps=record_lps)
         return _WATCH[key]
+
+
+def guard_kernel(kernel, timeout=CALL_TIMEOUT):
+    """Register the harness's audit hook in a fresh submission kernel, before any of its cells run.
+
+    See :func:`sslteach.teach._kernel_harness.install_guard`; ``ValueError`` if it fails there.
+    """
+    code = (
+        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
+        f"__ns['install_guard']()))({{'__name__': '__sslteach_grader__'}})\n"
+        "None"
+    )
+    run = kernel.run(code, timeout)
+    if run.status != "ok":
+        raise ValueError(f"the grader's audit hook could not be installed in the kernel: {run.error or run.status}")
 
 
 def call_in_kernel(
@@ -213,6 +247,7 @@ def call_in_kernel(
     forbid=(),
     require=(),
     withhold=None,
+    record_lps=False,
     repeat=1,
     enough=None,
     timeout=CALL_TIMEOUT,
@@ -229,7 +264,7 @@ def call_in_kernel(
             "function": function,
             "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
-            "watch": _watch(forbid, require, withhold),
+            "watch": _watch(forbid, require, withhold, record_lps),
             "repeat": repeat,
             "enough": float("inf") if enough is None else float(enough),
         }
@@ -245,12 +280,14 @@ def call_in_kernel(
         f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
         "None"
     )
+    started = time.perf_counter()
     try:
         run = kernel.run(code, timeout)
     finally:
+        grader_seconds = time.perf_counter() - started
         if arg != repr(payload):
             path.unlink(missing_ok=True)
-    out = CallResult()
+    out = CallResult(grader_seconds=grader_seconds)
     finals = []
     for line in run.stdout.splitlines():
         i = line.find(nonce)
@@ -264,21 +301,31 @@ def call_in_kernel(
             continue
         if kind == "V":
             out.violations.append(str(data))
+        elif kind == "Q":
+            out.required.append(str(data))
+        elif kind == "L":
+            out.lps.append(data)
         elif kind == "R":
             finals.append(data)
-    if run.status != "ok" and not finals:
-        out.error = run.error or run.status
+    if len(finals) > 1:  # the harness writes one: the others are forged
+        out.tampered = f"the grader's harness replied {len(finals)} times to one call (its reply was forged)"
+        out.violations.append(out.tampered)
         return out
-    if len(finals) != 1:
-        out.violations.append("the grader's reply was forged or suppressed")
-        out.error = out.error or "no single reply from the grader's harness"
+    if run.status != "ok":  # the harness catches every error of the answer: its cell cannot fail
+        out.error = run.error or run.status
+        if finals:
+            out.tampered = "the call's reply came from a cell that then failed (its reply was forged)"
+            out.violations.append(out.tampered)
+        return out
+    if not finals:
+        out.violations.append("the grader's reply was suppressed")
+        out.error = "no reply from the grader's harness"
         return out
     final = finals[0]
     if not isinstance(final, dict):
         out.error = "the grader's reply was not readable"
         return out
     out.error = final.get("error") or ""
-    out.required = list(final.get("required") or [])
     out.seconds = final.get("seconds")
     out.wall_seconds = final.get("wall_seconds")
     if not out.error:
@@ -344,22 +391,30 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
             {},
             forbid=spec.forbid,
             withhold=spec.withhold,
+            record_lps=spec.record_lps,
             repeat=3,
             enough=ENOUGH_SECONDS,
             timeout=min(timeout, c.get("timeout", 30.0)),
         )
+        if r.tampered:
+            return TAMPERED + f"cost test, n = {n}: {r.tampered}"
         if r.violations:
             return f"cost test, n = {n}: {_violations_text(r.violations)}"
         if r.error:
             return f"cost test, n = {n}: {c['function']} raised {r.error}"
         msg = compare(
-            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None,
+             "lps": r.lps},
             r.value,
             want,
         )
         if msg:
             return f"cost test, n = {n}: {msg}"
-        cpu, elapsed = max(r.seconds or 0.0, 1e-6), r.wall_seconds or 0.0
+        cpu = max(r.seconds or 0.0, 1e-6)
+        # the wall time of one run, as the kernel measured it and as the grader saw the call (the
+        # kernel's own figures could be forged: the grader's clock cannot be)
+        runs = 1 if cpu > ENOUGH_SECONDS else 3
+        elapsed = max(r.wall_seconds or 0.0, (r.grader_seconds or 0.0) / runs)
         if elapsed > WAIT_LIMIT_SECONDS and elapsed > WAIT_RATIO * cpu:
             return (
                 f"cost test, n = {n}: {c['function']} took {elapsed:.3g} s but computed for only "
@@ -404,9 +459,12 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
             forbid=spec.forbid,
             require=spec.require,
             withhold=spec.withhold,
+            record_lps=spec.record_lps,
             timeout=timeout,
         )
         label = case["name"] or case["function"]
+        if r.tampered:
+            return False, TAMPERED + f"{label}: {r.tampered}"
         if r.violations:
             return False, f"{label}: {_violations_text(r.violations)}"
         if r.error and "Timeout" in r.error:
@@ -414,6 +472,8 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         if r.error:
             return False, f"{label}: {case['function']} raised {r.error}"
         required_seen.update(r.required)
+        if spec.record_lps:
+            case = {**case, "lps": r.lps}
         try:
             msg = compare(case, r.value, want)
         except Exception as exc:  # a value of the wrong kind
