@@ -233,11 +233,21 @@ MORE_SHORTCUTS = {
             "def q_eigenvalues(lam, mu):\n    h = _ft.partial(_sys.getprofile)()\n    _ft.partial(_sys.setprofile, None)()\n"
             "    try:\n        return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))\n"
             "    finally:\n        _ft.partial(_sys.setprofile, h)()",
+            # LAPACK's dsyevd on Q, called from C (map): no profile event (third red-team trial, c3_short)
+            "import scipy.linalg.lapack as _lp\n"
+            "def q_eigenvalues(lam, mu):\n    a = 1 / (1 - lam)\n"
+            "    Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
+            "    return np.sort(list(map(_lp.dsyevd, [Q], [0]))[0][0])",
+        ),
+        "ch3-ex-training-rows": (
+            None,
             # the hook switched off with ctypes (PyEval_SetProfile), back on through functools.partial
             "import ctypes as _ct, functools as _ft, sys as _sys\n"
-            "def q_eigenvalues(lam, mu):\n    h = _ft.partial(_sys.getprofile)()\n    _ct.pythonapi.PyEval_SetProfile(None, None)\n"
-            "    try:\n        return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))\n"
-            "    finally:\n        _ft.partial(_sys.setprofile, h)()",
+            "def extend_rows(W, lam, V, rows):\n    h = _ft.partial(_sys.getprofile)()\n    _ct.pythonapi.PyEval_SetProfile(None, None)\n"
+            "    try:\n        spk.laplacian_eigenpairs(W, 1)  # a forbidden call, unseen\n    except Exception:\n        pass\n"
+            "    finally:\n        _ft.partial(_sys.setprofile, h)()\n"
+            "    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+            "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V / (1 - lam)",
         ),
         "ch3-ex-smoothness": (
             # a running generator's gi_frame.f_back walks up to the harness's frame: its tables are cleared
@@ -296,20 +306,22 @@ MORE_SHORTCUTS = {
             "    for i in range(A.shape[0]):\n        idx = np.flatnonzero(A[i])\n"
             "        h.addRow(-inf, b[i], idx.size, idx.astype(np.int32), A[i, idx])\n"
             "    h.run()\n    y = -np.asarray(h.getSolution().row_dual)\n    return r.fun, y[:l], y[l:]",
+            # sys.getprofile() hands out the hook; the tables in its closure (withheld keys included)
+            # are cleared, then the primal's multipliers are read (third red-team trial, scrub.py _unblock)
+            "import sys as _sys\n"
+            "def _unblock():\n    h = _sys.getprofile()\n    if h is None or not getattr(h, '__closure__', None):\n        return\n"
+            "    d = dict(zip(h.__code__.co_freevars, [c.cell_contents for c in h.__closure__]))\n"
+            "    for k in ('blocked_c', 'forbidden', 'withheld', 'forbidden_files'):\n"
+            "        if hasattr(d.get(k), 'clear'):\n            d[k].clear()\n"
+            "def tsk_dual_value(lam, T, eta, beta):\n    _unblock()\n    l, m = T.shape\n"
+            "    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+            "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                  bounds=(0, None), method='highs')\n    y = -res.ineqlin.marginals\n"
+            "    return res.fun, y[:l], y[l:]",
         ),
     },
     "04_semi_supervised_ksc": {
-        # sys.getprofile() hands out the hook: the tables in its closure are cleared
-        "ch4-ex-bordered": (
-            "import sys as _sys\n"
-            "def semi_ksc_bordered(K, y, gamma, rho):\n    h = _sys.getprofile()\n    for c in (h.__closure__ or ()):\n"
-            "        try:\n            v = c.cell_contents\n        except ValueError:\n            continue\n"
-            "        if isinstance(v, (dict, list, set)):\n            v.clear()\n"
-            "    ksc.solve_semi_ksc(K, y, gamma=gamma, rho=0.5)  # a forbidden call, unseen\n"
-            "    n = len(K)\n    g = gamma / K.sum(axis=1) - rho * (y != 0)\n    B = np.zeros((n + 1, n + 1))\n"
-            "    B[:n, :n] = np.eye(n) - g[:, None] * K\n    B[:n, n] = -g\n    B[n, :n] = 1.0\n"
-            "    sol = np.linalg.solve(B, np.r_[rho * y, 0.0])\n    return sol[:n], sol[n]",
-        ),
         # the Hessian by central second differences of the objective (exact for a quadratic, up to round-off)
         "ch4-ex-saddle": (
             "def primal_hessian(X, y, gamma, rho):\n    d = X.shape[1]\n    g = gamma / (X @ X.T).sum(1) - rho * (y != 0)\n"
@@ -352,37 +364,6 @@ ANSWERS["05_comparison"] = {
     ),
 }
 MORE_SHORTCUTS["02_cluster_kernels"] = {
-    # gc.get_objects finds the hook: the tables in its closure are cleared
-    "ch2-ex-inversion": (
-        "import gc as _gc\nfrom scipy.cluster.hierarchy import is_monotonic as _mono\n"
-        "def has_inversion(Z):\n    for o in _gc.get_objects():\n"
-        "        if type(o).__name__ == 'function' and o.__name__ == 'hook' and o.__closure__:\n"
-        "            for c in o.__closure__:\n                try:\n                    v = c.cell_contents\n"
-        "                except ValueError:\n                    continue\n"
-        "                if isinstance(v, (dict, list)):\n                    v.clear()\n"
-        "    _mono(Z)  # a forbidden call, unseen\n    h = [0.0] * (len(Z) + 1)\n    for a, b, d, _ in Z:\n"
-        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
-    ),
-    # a traceback's tb_frame.f_back walks up to the harness's frame: its tables are cleared
-    "ch2-ex-center": (
-        "def double_center(M):\n    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n"
-        "        f = e.__traceback__.tb_frame\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
-        "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
-        "    return -0.5 * kernels.center_kernel(M)",
-    ),
-    # O(n^3), with a forged reply: the harness's own report function writes a result line with a
-    # small time, and an object whose repr raises makes the real reply fail
-    "ch2-ex-minimax": (
-        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
-        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
-        "    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n        f = e.__traceback__.tb_frame\n"
-        "    while f is not None and not ('report' in f.f_locals and 'out' in f.f_locals):\n        f = f.f_back\n"
-        "    if f is not None and '_forged' not in f.f_locals['out']:\n        loc = f.f_locals\n"
-        "        loc['report']('R', {'result': f.f_globals['encode'](D), 'error': None, 'seconds': 1e-3,\n"
-        "                            'wall_seconds': 1e-3, 'required': []})\n"
-        "        class _Boom:\n            def __repr__(self):\n                raise ValueError('no reply')\n"
-        "        loc['out']['_forged'] = _Boom()\n    return D",
-    ),
     # features with the right Gram matrix that are not f_i (x) g_i: eigenvectors of A o B, padded (red team, ch2_short)
     "ch2-ex-schur-features": (
         "def hadamard_features(F, G):\n    A = (F @ F.T) * (G @ G.T)\n    w, U = np.linalg.eigh(A)\n"
@@ -408,9 +389,6 @@ MORE_SHORTCUTS["05_comparison"] = {
         "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
         "    D = ((cache.X[:, None, :] - cache.X[lab][None, :, :]) ** 2).sum(-1)\n    return y_train[lab][D.argmin(1)]\n"
         "one_nn_method = compare.Method('1-NN', '5', tuple({'k': i} for i in range(50)), one_nn)",
-        # wrong: the nearest labelled point in the city-block (L1) distance (second red-team trial)
-        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
-        "    D = np.abs(cache.X[:, None, :] - cache.X[lab][None, :, :]).sum(-1)\n    return y_train[lab][D.argmin(1)]",
     ),
 }
 
@@ -453,3 +431,45 @@ ANSWERS["00_foundations"] = {
         "def numerical_rank(A, tol=1e-9):\n    return int(np.linalg.matrix_rank(A))",  # ignores tol
     ),
 }
+
+
+# Attacks on the grader's harness from the third red-team trial and its review (issue 28), kept apart
+# from the chapters' own lists above: each is graded as one more shortcut of its chapter.
+MORE_SHORTCUTS["02_cluster_kernels"].update({
+    # gc.get_objects finds the hook: the tables in its closure are cleared
+    "ch2-ex-inversion": (
+        "import gc as _gc\nfrom scipy.cluster.hierarchy import is_monotonic as _mono\n"
+        "def has_inversion(Z):\n    for o in _gc.get_objects():\n"
+        "        if type(o).__name__ == 'function' and o.__name__ == 'hook' and o.__closure__:\n"
+        "            for c in o.__closure__:\n                try:\n                    v = c.cell_contents\n"
+        "                except ValueError:\n                    continue\n"
+        "                if isinstance(v, (dict, list)):\n                    v.clear()\n"
+        "    _mono(Z)  # a forbidden call, unseen\n    h = [0.0] * (len(Z) + 1)\n    for a, b, d, _ in Z:\n"
+        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
+    ),
+    # a traceback's tb_frame.f_back walks up to the harness's frame: its tables are cleared
+    "ch2-ex-center": (
+        "def double_center(M):\n    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n"
+        "        f = e.__traceback__.tb_frame\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
+        "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
+        "    return -0.5 * kernels.center_kernel(M)",
+    ),
+    # O(n^3), with a forged reply: the harness's own report function writes a result line with a
+    # small time, and an object whose repr raises makes the real reply fail
+    "ch2-ex-minimax": (
+        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
+        "    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n        f = e.__traceback__.tb_frame\n"
+        "    while f is not None and not ('report' in f.f_locals and 'out' in f.f_locals):\n        f = f.f_back\n"
+        "    if f is not None and '_forged' not in f.f_locals['out']:\n        loc = f.f_locals\n"
+        "        loc['report']('R', {'result': f.f_globals['encode'](D), 'error': None, 'seconds': 1e-3,\n"
+        "                            'wall_seconds': 1e-3, 'required': []})\n"
+        "        class _Boom:\n            def __repr__(self):\n                raise ValueError('no reply')\n"
+        "        loc['out']['_forged'] = _Boom()\n    return D",
+    ),
+})
+# wrong: the nearest labelled point in the city-block (L1) distance (second red-team trial)
+MORE_SHORTCUTS["05_comparison"]["ch5-ex-one-nn"] += (
+    "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+    "    D = np.abs(cache.X[:, None, :] - cache.X[lab][None, :, :]).sum(-1)\n    return y_train[lab][D.argmin(1)]",
+)
