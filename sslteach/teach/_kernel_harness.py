@@ -1,19 +1,24 @@
 """The code the grader sends into a submission's kernel to call the student's functions.
 
 This file is read as text by :mod:`sslteach.teach.hidden` and executed in a fresh
-namespace of the kernel *after* the submission's cells have run, so nothing the
-submission did earlier can replace it. It uses only the standard library and numpy.
+namespace of the kernel: once *before* the submission's first cell, to register the
+kernel's audit hook (:func:`install_guard`), and for every call *after* the submission's
+cells have run, so nothing the submission did earlier can replace it. It uses only the
+standard library and numpy.
 The grader imports the same file for :func:`encode` and :func:`decode`, the only way
 values travel between the two processes: JSON with numpy arrays as ``.npy`` bytes
 (``allow_pickle=False`` both ways), never pickles.
 
 :func:`call` runs one hidden-test call: it decodes the arguments, looks the function up in
 the kernel's user namespace, calls it under a profile hook that records every Python
-function entered, and prints one line ``<nonce><json>`` with the encoded result, the
-seconds it took, the forbidden functions it reached (by code object and by bytecode
-fingerprint, so a copy made with ``types.FunctionType`` or pasted source is the same
-function), the required functions it reached, and any attempt to switch the hook off,
-start a thread or a process, or use ``ctypes`` while graded. Functions listed as
+function entered, and prints lines ``<nonce><kind><literal>`` at once: the forbidden
+functions it reached (by code object and by bytecode fingerprint, so a copy made with
+``types.FunctionType`` or pasted source is the same function), any attempt to switch the
+hook off, reach the grader's objects, or start a thread or a process while graded (``V``),
+the required functions reached (``Q``), the LPs given to HiGHS when a spec records them
+(``L``), and last one line with the encoded result and the seconds it took (``R``). The
+hook's tables are immutable and its caches C objects; the audit hook refuses the routes to
+the hook and the harness's frames (see :func:`install_guard`). Functions listed as
 *withheld* have chosen keys of the dict they return (``linprog``'s multipliers, say)
 replaced by :class:`Withheld` when they return to the student's code, so an answer cannot
 read a solver's dual values where the exercise asks it to solve the dual itself.
@@ -453,13 +458,12 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     """The profile hook of one graded call, built here (no frame on the graded call's stack holds
     its tables; the kernel's audit hook, :func:`install_guard`, keeps the answer from the hook).
 
-    The tables they consult are immutable (a mapping proxy, tuples, frozensets) and their helper
+    The tables it consults are immutable (a mapping proxy, tuples, frozensets) and its helper
     functions and builtins are private copies, so what a submission can reach while graded (its
     own frames, the modules, the builtins) holds neither them nor anything they read. ``report``
     writes one line to the grader at once: ``V`` a violation, ``Q`` a required function reached,
     ``L`` an LP that HiGHS is given (when the spec records LPs).
     """
-    import sys
     import types
 
     g = _private_copies(
@@ -474,7 +478,6 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     forbidden_files = tuple((f, p) for f, p in watch.get("forbidden_files", []))
     blocked_c = proxy(_blocked_c_functions())
     library = tuple(library) or ("\0",)
-    get_profile, get_frame = sys.getprofile, sys._getframe
     _isinstance, _id, _getattr, _next, _dict = isinstance, id, getattr, next, dict
     withheld_cls = Withheld
     watching = bool(forbidden or required or withheld or lp_watch)
@@ -565,7 +568,8 @@ def install_guard():
     g = _private_copies(("_const", "_fingerprint", "_key", "_normalised_code"), builtins_ns)
     sha = _sha256()
     paths = sysconfig.get_paths()
-    library = tuple(sorted({os.path.join(paths[k], "") for k in ("stdlib", "platstdlib", "purelib", "platlib")}))
+    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
+    library = tuple(sorted({os.path.join(paths[k], "") for k in kinds}))
     data = (
         sys.getprofile,
         sys._getframe,
@@ -588,7 +592,8 @@ def install_guard():
         # event (the profile hook reading frame.f_code on every call): it must cost little.
         if event == _getattr and args[1] == _code:
             return
-        get_profile, get_frame, cur, busy, key, sha, graded, library, refused, frame_attrs, givers, error, me, own = _d
+        get_profile, get_frame, cur, busy, key, sha, graded = _d[:7]
+        library, refused, frame_attrs, givers, error, me, own = _d[7:]
         if event == "object.__getattr__" or event == "object.__setattr__":
             if args[0] is me[0] and args[1] in own:
                 raise error("the grader's audit hook cannot be inspected")

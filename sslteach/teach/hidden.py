@@ -235,7 +235,8 @@ def guard_kernel(kernel, timeout=CALL_TIMEOUT):
     )
     run = kernel.run(code, timeout)
     if run.status != "ok":
-        raise ValueError(f"the grader's audit hook could not be installed in the kernel: {run.error or run.status}")
+        why = run.error or run.status
+        raise ValueError(f"the grader's audit hook could not be installed in the kernel: {why}")
 
 
 def call_in_kernel(
