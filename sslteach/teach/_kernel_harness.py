@@ -26,7 +26,6 @@ read a solver's dual values where the exercise asks it to solve the dual itself.
 
 import base64
 import io
-import json
 import os
 
 import numpy as np
@@ -444,13 +443,12 @@ def _private_builtins():
 
 def _private_copies(names, builtins_ns):
     """The harness functions ``names`` re-made with a private globals dict (private builtins inside)."""
-    import types
-
     g = dict(globals())
     g["__builtins__"] = builtins_ns
+    function = type(_private_copies)  # not types.FunctionType: a submission can replace that name
     for name in names:
         fn = globals()[name]
-        g[name] = types.FunctionType(fn.__code__, g, name, fn.__defaults__, fn.__closure__)
+        g[name] = function(fn.__code__, g, name, fn.__defaults__, fn.__closure__)
     return g
 
 
@@ -464,13 +462,11 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     writes one line to the grader at once: ``V`` a violation, ``Q`` a required function reached,
     ``L`` an LP that HiGHS is given (when the spec records LPs).
     """
-    import types
-
     g = _private_copies(
         ("_const", "_fingerprint", "_key", "_body_key", "_normalised_code", "_lp_record"), builtins_ns
     )
     key, body_key, lp_record = g["_key"], g["_body_key"], g["_lp_record"]
-    proxy = types.MappingProxyType
+    proxy = type(type.__dict__)  # mappingproxy itself (types.MappingProxyType could be replaced)
     forbidden = proxy(dict(watch.get("forbidden", {})))
     required = proxy(dict(watch.get("required", {})))
     withheld = proxy({k: (v[0], tuple(v[1])) for k, v in watch.get("withheld", {}).items()})
@@ -656,7 +652,9 @@ def _lru_cache():
     from collections import namedtuple
 
     wrapper = _functools._lru_cache_wrapper
-    if not (type(wrapper) is type and wrapper.__module__ == "functools" and wrapper.__mro__[1:] == (object,)):
+    c_call = type(vars(wrapper).get("__call__")).__name__ == "wrapper_descriptor"  # a C type's slot
+    if not (type(wrapper) is type and wrapper.__name__ == "_lru_cache_wrapper" and c_call
+            and wrapper.__mro__[1:] == (object,)):
         raise RuntimeError("functools' lru_cache was replaced before grading")
     info = namedtuple("CacheInfo", ["hits", "misses", "maxsize", "currsize"])
     return lambda fn: wrapper(fn, None, False, info)
@@ -731,6 +729,26 @@ def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, se
     return result, best, best_wall, switched_off
 
 
+def _literal_reader():
+    """``eval`` of a Python literal with no builtins (``.read(path)`` reads a file with the genuine
+    ``open``), or None if ``eval`` or ``open`` was replaced."""
+    import builtins
+
+    ev, op = builtins.eval, builtins.open
+    if not (_genuine(ev, "builtins", "eval") and _genuine(op, "io", "open")):
+        return None
+
+    def literal(text):
+        return ev(text, {"__builtins__": {}}, {})
+
+    def read(path):
+        with op(path, encoding="utf-8") as fh:
+            return fh.read()
+
+    literal.read = read
+    return literal
+
+
 def call(user_ns, payload):
     """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
 
@@ -743,7 +761,14 @@ def call(user_ns, payload):
     import sys
     import time
 
-    req = json.loads(payload)
+    # the payload is a Python literal read by the genuine eval with no builtins: the json module
+    # (like any module) could have been replaced by the submission's cells before grading
+    literal = _literal_reader()
+    if literal is None:
+        return  # no nonce to report with: the grader finds no reply, and says so
+    if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
+        payload = literal.read(payload[len("@file:") :])
+    req = literal(payload)
     nonce = req["nonce"]
     stream = sys.stdout
     write, flush = stream.write, stream.flush
@@ -782,7 +807,7 @@ def call(user_ns, payload):
             hook = _make_guard(watch, report, sha, watch.get("library", ()), builtins_ns)
             del watch, req["watch"]
             result, best, best_wall, off = _graded_runs(
-                fn, args, kwargs, int(req.get("repeat", 1)), float(req.get("enough", float("inf"))),
+                fn, args, kwargs, int(req.get("repeat", 1)), float(req.get("enough", 1e300)),
                 hook, report, clock, wall, setprofile, getprofile,
             )
             del hook
