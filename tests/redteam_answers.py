@@ -240,7 +240,16 @@ MORE_SHORTCUTS = {
             "    return np.sort(list(map(_lp.dsyevd, [Q], [0]))[0][0])",
         ),
         "ch3-ex-training-rows": (
-            None,
+            # json.loads replaced in the answer cell: the harness read its payload with it, so the
+            # watch lists (the forbidden functions) could be blanked
+            "import json as _json\n_loads = _json.loads\n"
+            "def _blind(s, *a, **k):\n    d = _loads(s, *a, **k)\n"
+            "    if isinstance(d, dict) and 'watch' in d and 'nonce' in d:\n        d['watch'] = {}\n    return d\n"
+            "_json.loads = _blind\n"
+            "def extend_rows(W, lam, V, rows):\n    try:\n        spk.laplacian_eigenpairs(W, 1)  # a forbidden call, unseen\n"
+            "    except Exception:\n        pass\n"
+            "    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+            "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V / (1 - lam)",
             # the hook switched off with ctypes (PyEval_SetProfile), back on through functools.partial
             "import ctypes as _ct, functools as _ft, sys as _sys\n"
             "def extend_rows(W, lam, V, rows):\n    h = _ft.partial(_sys.getprofile)()\n    _ct.pythonapi.PyEval_SetProfile(None, None)\n"
@@ -257,7 +266,17 @@ MORE_SHORTCUTS = {
             "    graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n"
             "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
             "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
-            None,
+            # compile shadowed in the notebook's namespace: the harness's source, compiled by the code
+            # the grader sent, lost the lines that report a forbidden call
+            "import builtins as _b\n"
+            "def compile(src, *a, **k):\n    if isinstance(src, str) and 'sslteach' in str(a[:1]):\n"
+            "        src = src.replace('flag(f\"called {hit[1]} ({co.co_name})\")', 'None')\n"
+            "        src = src.replace('flag(f\"called {hit[0]} ({co.co_name})\")', 'None')\n"
+            "    return _b.compile(src, *a, **k)\n"
+            "def smoothness_double_sum(W, Phi):\n"
+            "    graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
             # builtins.id replaced: the hook's cache (keyed by id) takes every function for the first one it saw
             "import builtins as _bi\n"
             "def smoothness_double_sum(W, Phi):\n    _id = _bi.id\n    _bi.id = lambda x: 0\n    try:\n"

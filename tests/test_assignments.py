@@ -789,9 +789,10 @@ def _harness_call(fn, args, capsys, forbid=(), require=(), record_lps=False):
     capsys.readouterr()
     ns["call"]({"f": fn}, payload)
     lines = {}
+    n = 5 + harness.MAC_CHARS  # nonce, then the line's keyed digest (the key is "" here)
     for line in capsys.readouterr().out.splitlines():
         if line.startswith("@@t@@"):
-            lines.setdefault(line[5], []).append(ast.literal_eval(line[6:]))
+            lines.setdefault(line[n], []).append(ast.literal_eval(line[n + 1 :]))
     # outside a kernel, sys.stdout is pytest's: the harness says so, which is not what is tested here
     lines["V"] = [v for v in lines.get("V", []) if "sys.stdout was replaced" not in v]
     return lines
@@ -881,7 +882,7 @@ def own_audit_hook(K):  # an audit hook of its own would see every frame the hoo
 
 ns = {"__name__": "__sslteach_grader__"}
 exec(compile(open(harness.__file__).read(), "<sslteach grader>", "exec"), ns)
-ns["install_guard"]()
+ns["install_guard"]({})
 refused_outside = []
 for probe in (gc.get_objects, lambda: ctypes.pythonapi.Py_IsInitialized()):
     try:
@@ -903,7 +904,7 @@ for fn in (plain, hook_closure, traceback_frame, generator_frame, gc_walk, switc
     with contextlib.redirect_stdout(buf):
         ns["call"]({"f": fn}, payload)
     lines = [x for x in buf.getvalue().splitlines() if x.startswith("@@t@@")]
-    kinds = [x[5] for x in lines if "sys.stdout was replaced" not in x]
+    kinds = [x[5 + harness.MAC_CHARS] for x in lines if "sys.stdout was replaced" not in x]
     out[fn.__name__] = [kinds.count("V"), kinds.count("R")]
 print(json.dumps(out))
 """
@@ -969,27 +970,41 @@ def test_lps_given_to_highs_are_recorded_and_other_routes_flagged(capsys):
 
 
 class _FakeKernel:
-    workdir = "."
+    """Replies ``stdout`` to a call, its lines signed as the harness signs them (``forge``: not)."""
 
-    def __init__(self, stdout, status="ok"):
-        self.stdout, self.status = stdout, status
+    workdir = "."
+    sslteach_key = "k" * 32
+
+    def __init__(self, stdout, status="ok", forge=False):
+        self.stdout, self.status, self.forge = stdout, status, forge
 
     def run(self, code, timeout):
+        from sslteach.teach import _kernel_harness as harness
+
         nonce = re.search(r"@@[0-9a-f]+@@", code).group(0)
-        out = self.stdout.replace("NONCE", nonce)
+        key = "x" * 32 if self.forge else self.sslteach_key
+        out = "".join(
+            nonce + harness.line_mac(key, nonce + line) + line + "\n" for line in self.stdout.splitlines()
+        )
         error = "" if self.status == "ok" else "Err"
         return types.SimpleNamespace(status=self.status, error=error, stdout=out)
 
 
 def test_a_forged_reply_is_tampering():
-    """Two reply lines for one call, or a reply from a cell that then failed, are tampering; the
-    grader times the call with its own clock too."""
+    """Two reply lines for one call, a reply from a cell that then failed, a line not signed with
+    the kernel's key, or fewer lines than the harness wrote are tampering; the grader times the
+    call with its own clock too."""
     from sslteach.teach import hidden
 
-    reply = "NONCER{'result': {'__int__': '1'}, 'error': None, 'seconds': 0.001, 'wall_seconds': 0.001}\n"
+    counts = "'lines': {'V': 0, 'Q': 0, 'L': 0}"
+    reply = "R{'result': {'__int__': '1'}, 'error': None, 'seconds': 0.001, " + counts + "}\n"
     one = hidden.call_in_kernel(_FakeKernel(reply), "f", [], {})
     assert one.value == 1 and not one.tampered and one.grader_seconds is not None
     two = hidden.call_in_kernel(_FakeKernel(reply * 2), "f", [], {})
     assert "replied 2 times" in two.tampered
     failed = hidden.call_in_kernel(_FakeKernel(reply, status="error"), "f", [], {})
     assert "then failed" in failed.tampered
+    forged = hidden.call_in_kernel(_FakeKernel(reply, forge=True), "f", [], {})
+    assert "not written by the grader's harness" in forged.tampered
+    hidden_v = reply.replace("'V': 0", "'V': 1")  # a violation line written but never received
+    assert "suppressed" in hidden.call_in_kernel(_FakeKernel(hidden_v), "f", [], {}).tampered

@@ -27,6 +27,7 @@ read a solver's dual values where the exercise asks it to solve the dual itself.
 import base64
 import io
 import os
+from itertools import count as _count  # bound when the harness is installed, before any cell
 
 import numpy as np
 
@@ -407,8 +408,9 @@ REFUSED_EVENTS = frozenset(
     {"sys.setprofile", "sys.settrace", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
      "gc.get_referents", "sys.addaudithook"}
 )
-#: What the grader runs in a submission's kernel before its first cell (see :func:`install_guard`).
-INSTALL = "install_guard()"
+#: The name of the harness's entry point in the kernel's namespace, and how its secret is announced.
+ENTRY = "__sslteach_call__"
+KEY_LINE = "@@sslteach-key@@"
 #: Attribute reads CPython audits that hand out a frame (whose ``f_back`` leads to the grader's).
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 #: Library files whose ``sys._getframe`` hands a frame to their caller (not exempted as libraries are).
@@ -541,7 +543,7 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     return hook
 
 
-def install_guard():
+def install_guard(user_ns=None):
     """Register the kernel's audit hook; the grader runs this before any cell of a submission.
 
     Being the first audit hook, it sees every audited event before any hook the submission
@@ -591,7 +593,7 @@ def install_guard():
         get_profile, get_frame, cur, busy, key, sha, graded = _d[:7]
         library, refused, frame_attrs, givers, error, me, own = _d[7:]
         if event == "object.__getattr__" or event == "object.__setattr__":
-            if args[0] is me[0] and args[1] in own:
+            if args[1] in own and (args[0] is me[0] or args[0] is me[-1]):
                 raise error("the grader's audit hook cannot be inspected")
             if event == "object.__getattr__" and args[1] not in frame_attrs:
                 return
@@ -643,6 +645,24 @@ def install_guard():
 
     data[12][0] = guard
     sys.addaudithook(guard)
+    # The kernel's secret: made here, before any cell of the submission, and said only to the
+    # grader (this cell's output). The grader signs each call's payload with it and the harness
+    # each line it writes, so a reply can come only from this harness.
+    key = os.urandom(16).hex()
+    if user_ns is None:
+        user_ns = get_ipython().user_ns  # noqa: F821 (the kernel's IPython)
+    literal = _literal_reader()
+
+    def entry(payload, mac, _key=key, _call=call, _ns=user_ns, _literal=literal, _mac=line_mac, _sha=sha):
+        if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
+            payload = _literal.read(payload[len("@file:") :])
+        if _mac(_key, payload, _sha) != mac:
+            return  # not the grader's payload: no reply (the grader says so)
+        _call(_ns, payload, _key)
+
+    data[12].append(entry)  # its attributes are refused like the guard's
+    user_ns[ENTRY] = entry
+    print(KEY_LINE + key)
     return True
 
 
@@ -749,14 +769,26 @@ def _literal_reader():
     return literal
 
 
-def call(user_ns, payload):
-    """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
+#: Characters of a line's keyed digest (:func:`line_mac`).
+MAC_CHARS = 24
 
-    Every line it writes starts with the payload's nonce: ``<nonce>V<repr>`` at once for each
-    violation seen while the student's code runs (so that nothing the code does later can
-    take it back), ``Q`` for each required function reached and ``L`` for each LP given to
-    HiGHS, and one final ``<nonce>R<repr>`` with a dict of plain Python values (the
-    grader reads all of them with :func:`ast.literal_eval`; more than one ``R`` is tampering).
+
+def line_mac(key, text, sha=None):
+    """The keyed digest that signs a line (or a payload): only the holder of ``key`` can make it."""
+    return (sha or _sha256())(("\0" + key + "\0" + text + "\0" + key).encode()).hexdigest()[:MAC_CHARS]
+
+
+def call(user_ns, payload, key=""):
+    """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
+
+    Every line it writes is ``<nonce><digest><kind><repr>``, the digest keyed with ``key``
+    (the kernel's secret, see :func:`install_guard`): ``V`` at once for each violation seen
+    while the student's code runs (so that nothing the code does later can take it back),
+    ``Q`` for each required function reached, ``L`` for each LP given to HiGHS, and one final
+    ``R`` with a dict of plain Python values, among them how many lines of each kind were
+    written before it (so that a line suppressed on its way out is noticed). The grader reads
+    them with :func:`ast.literal_eval`; a line whose digest is wrong, more than one ``R``, or a
+    missing line is tampering.
     """
     import sys
     import time
@@ -781,9 +813,17 @@ def call(user_ns, payload):
     setprofile, getprofile = sys.setprofile, sys.getprofile
     clock, wall = time.process_time, time.perf_counter
 
-    def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce):
-        _write(_nonce + kind + _repr(value) + "\n")
+    sha_fn = _sha256()
+    # C counters: they only go up, so nothing can hide a line by lowering its count
+    counts = {k: _count() for k in "VQL"}
+
+    def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _key=key, _sha=sha_fn,
+               _next=next, _counts=counts):
+        text = kind + _repr(value)
+        _write(_nonce + line_mac(_key, _nonce + text, _sha) + text + "\n")
         _flush()
+        if kind in _counts:
+            _next(_counts[kind])
 
     for v in pre:
         report("V", v)
@@ -817,4 +857,5 @@ def call(user_ns, payload):
             out["result"] = encode(result)
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
+    out["lines"] = {k: next(c) for k, c in counts.items()}
     report("R", out)

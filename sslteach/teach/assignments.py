@@ -1223,6 +1223,9 @@ class Grader:
                     inst = nbformat.read(str(self.instructor_path), as_version=4)
                     kernel = self._kernel(sandbox=False)
                     try:
+                        from .hidden import guard_kernel
+
+                        guard_kernel(kernel, self.timeout)  # the harness, before the instructor's cells
                         cells = _plan(inst, None, set(specs), specs)[0]
                         for cell in cells:
                             r = kernel.run(cell["source"], self.timeout)

@@ -225,19 +225,26 @@ def _watch(forbid, require, withhold, record_lps=False):
 
 
 def guard_kernel(kernel, timeout=CALL_TIMEOUT):
-    """Register the harness's audit hook in a fresh submission kernel, before any of its cells run.
+    """Install the harness in a fresh kernel, before any cell of the notebook it will grade.
 
-    See :func:`sslteach.teach._kernel_harness.install_guard`; ``ValueError`` if it fails there.
+    It registers the audit hook and the entry point of hidden-test calls and announces the
+    kernel's secret, kept on ``kernel.sslteach_key`` (see
+    :func:`sslteach.teach._kernel_harness.install_guard`); ``ValueError`` if it fails there.
+    The harness runs with a copy of the builtins taken now, before the notebook could change them.
     """
     code = (
         f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-        f"__ns['install_guard']()))({{'__name__': '__sslteach_grader__'}})\n"
+        f"__ns['install_guard']()))({{'__name__': '__sslteach_grader__', "
+        f"'__builtins__': __import__('builtins').__dict__.copy()}})\n"
         "None"
     )
     run = kernel.run(code, timeout)
-    if run.status != "ok":
+    lines = run.stdout.splitlines()
+    keys = [line[len(codec.KEY_LINE) :] for line in lines if line.startswith(codec.KEY_LINE)]
+    if run.status != "ok" or len(keys) != 1:
         why = run.error or run.status
-        raise ValueError(f"the grader's audit hook could not be installed in the kernel: {why}")
+        raise ValueError(f"the grader's harness could not be installed in the kernel: {why}")
+    kernel.sslteach_key = keys[0].strip()
 
 
 def call_in_kernel(
@@ -273,17 +280,18 @@ def call_in_kernel(
             "enough": 1e300 if enough is None else float(enough),
         }
     )
+    key = getattr(kernel, "sslteach_key", None)
+    if key is None:
+        raise ValueError("the kernel has no grader's harness: run guard_kernel(kernel) before its first cell")
     if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
         path = Path(kernel.workdir) / f"payload-{nonce.strip('@')}.json"
         path.write_text(payload, encoding="utf-8")
         arg = repr("@file:" + str(path))  # read by the harness with the genuine open
     else:
         arg = repr(payload)
-    code = (
-        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-        f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
-        "None"
-    )
+    # the entry point installed before the notebook's cells, with the payload's keyed digest: a
+    # function of the notebook's put in its place cannot make a reply that the grader accepts
+    code = f"{codec.ENTRY}({arg}, {codec.line_mac(key, payload)!r})\nNone"
     started = time.perf_counter()
     try:
         run = kernel.run(code, timeout)
@@ -293,11 +301,17 @@ def call_in_kernel(
             path.unlink(missing_ok=True)
     out = CallResult(grader_seconds=grader_seconds)
     finals = []
+    forged = 0
     for line in run.stdout.splitlines():
         i = line.find(nonce)
         if i < 0:
             continue
-        kind, body = line[i + len(nonce)], line[i + len(nonce) + 1 :]
+        rest = line[i + len(nonce) :]
+        n = codec.MAC_CHARS
+        mac, kind, body = rest[:n], rest[n : n + 1], rest[n + 1 :]
+        if not kind or codec.line_mac(key, nonce + kind + body) != mac:
+            forged += 1  # a line in the grader's format that the harness did not write
+            continue
         try:
             with _PARSE_LOCK:  # literal_eval parses: see slicing.parse (CPython 3.11, threads)
                 data = ast.literal_eval(body)
@@ -312,6 +326,10 @@ def call_in_kernel(
             out.lps.append(data)
         elif kind == "R":
             finals.append(data)
+    if forged:
+        out.tampered = f"{forged} line(s) of the reply were not written by the grader's harness (forged)"
+        out.violations.append(out.tampered)
+        return out
     if len(finals) > 1:  # the harness writes one: the others are forged
         out.tampered = f"the grader's harness replied {len(finals)} times to one call (its reply was forged)"
         out.violations.append(out.tampered)
@@ -329,6 +347,13 @@ def call_in_kernel(
     final = finals[0]
     if not isinstance(final, dict):
         out.error = "the grader's reply was not readable"
+        return out
+    got = {"V": len(out.violations), "Q": len(out.required), "L": len(out.lps)}
+    if final.get("lines") != got:  # a line the harness wrote did not arrive: suppressed on its way out
+        out.tampered = (
+            f"lines of the grader's reply were suppressed (written {final.get('lines')}, received {got})"
+        )
+        out.violations.append(out.tampered)
         return out
     out.error = final.get("error") or ""
     out.seconds = final.get("seconds")
