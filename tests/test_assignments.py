@@ -880,9 +880,32 @@ def own_audit_hook(K):  # an audit hook of its own would see every frame the hoo
         harness_frame(f)
     return relaxation.alignment_upper_bound(K)
 
-ns = {"__name__": "__sslteach_grader__"}
+def secret_key(K):  # the kernel's secret, among the defaults of the harness's functions
+    todo, seen = [functools.partial(sys.getprofile)()], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        try:
+            found = [v for v in (getattr(f, "__defaults__", None) or ()) if v == KEY]
+        except PermissionError:
+            found = []
+        if found:
+            STOLEN.append(True)
+        for cell in getattr(f, "__closure__", None) or ():
+            if callable(cell.cell_contents):
+                todo.append(cell.cell_contents)
+    return relaxation.alignment_upper_bound(K)
+
+STOLEN = []
+ns = {"__name__": "__sslteach_grader__", "__builtins__": dict(vars(builtins))}
 exec(compile(open(harness.__file__).read(), "<sslteach grader>", "exec"), ns)
-ns["install_guard"]({})
+user_ns = {}
+announced = io.StringIO()
+with contextlib.redirect_stdout(announced):
+    ns["install_guard"](user_ns)
+KEY = announced.getvalue().strip()[len(harness.KEY_LINE):]
 refused_outside = []
 for probe in (gc.get_objects, lambda: ctypes.pythonapi.Py_IsInitialized()):
     try:
@@ -897,15 +920,17 @@ K = np.random.default_rng(0).random((5, 5))
 watch = harness.watch_lists(["sslteach.relaxation"])
 out = {"refused outside a graded call": len(refused_outside)}
 for fn in (plain, hook_closure, traceback_frame, generator_frame, gc_walk, switch_off, ctypes_off,
-           builtin_id, own_audit_hook):
+           builtin_id, own_audit_hook, secret_key):
     payload = repr({"nonce": "@@t@@", "function": "f", "args": harness.encode([K + K.T]),
                           "kwargs": harness.encode({}), "watch": watch})
+    user_ns["f"] = fn
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        ns["call"]({"f": fn}, payload)
+        user_ns[harness.ENTRY](payload, harness.line_mac(KEY, payload))
     lines = [x for x in buf.getvalue().splitlines() if x.startswith("@@t@@")]
     kinds = [x[5 + harness.MAC_CHARS] for x in lines if "sys.stdout was replaced" not in x]
     out[fn.__name__] = [kinds.count("V"), kinds.count("R")]
+out["key stolen"] = bool(STOLEN)
 print(json.dumps(out))
 """
 
@@ -922,6 +947,7 @@ def test_graded_call_cannot_reach_the_hook_or_its_tables():
     assert run.returncode == 0, run.stderr[-3000:]
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert got.pop("refused outside a graded call") == 3
+    assert got.pop("key stolen") is False
     for name, (violations, replies) in got.items():
         assert replies == 1 and violations > 0, (name, violations, replies)
 

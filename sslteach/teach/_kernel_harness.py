@@ -581,8 +581,16 @@ def install_guard(user_ns=None):
         FRAME_ATTRIBUTES,
         FRAME_GIVERS,
         PermissionError,
-        [None],  # the guard itself
+        [None],  # the guard itself (and the entry point)
         frozenset({"__defaults__", "__kwdefaults__", "__code__", "__globals__", "__closure__"}),
+        AttributeError,
+        id,
+        frozenset(  # the harness's code objects, by identity (a copy compiled elsewhere is not one)
+            id(co)
+            for value in list(globals().values())
+            if hasattr(value, "__code__") and getattr(value, "__module__", None) == __name__
+            for co in _code_objects(value.__code__)
+        ),
     )
 
     def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code"):
@@ -591,10 +599,24 @@ def install_guard(user_ns=None):
         if event == _getattr and args[1] == _code:
             return
         get_profile, get_frame, cur, busy, key, sha, graded = _d[:7]
-        library, refused, frame_attrs, givers, error, me, own = _d[7:]
+        library, refused, frame_attrs, givers, error, me, own, missing, ident, codes = _d[7:]
         if event == "object.__getattr__" or event == "object.__setattr__":
             if args[1] in own and (args[0] is me[0] or args[0] is me[-1]):
                 raise error("the grader's audit hook cannot be inspected")
+            if args[1] == "__defaults__" or args[1] == "__kwdefaults__":
+                # the harness's functions keep the kernel's secret among their defaults
+                try:
+                    harness = args[0].__code__.co_filename == "<sslteach grader>"
+                except missing:
+                    harness = False
+                if harness and not busy[0]:
+                    busy[0] = True
+                    try:
+                        own_read = ident(get_frame(1).f_code) in codes  # the harness's own code
+                    finally:
+                        busy[0] = False
+                    if not own_read:
+                        raise error("the grader's functions cannot be inspected")
             if event == "object.__getattr__" and args[1] not in frame_attrs:
                 return
             if event == "object.__setattr__" and args[1] != "__code__":
