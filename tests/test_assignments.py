@@ -888,14 +888,13 @@ def secret_key(K):  # the kernel's secret, among the defaults of the harness's f
             continue
         seen.add(id(f))
         try:
-            found = [v for v in (getattr(f, "__defaults__", None) or ()) if v == KEY]
+            defaults = getattr(f, "__defaults__", None) or ()
         except PermissionError:
-            found = []
-        if found:
+            defaults = ()
+        if KEY in defaults:
             STOLEN.append(True)
-        for cell in getattr(f, "__closure__", None) or ():
-            if callable(cell.cell_contents):
-                todo.append(cell.cell_contents)
+        todo += [v for v in defaults if callable(v)]
+        todo += [c.cell_contents for c in getattr(f, "__closure__", None) or () if callable(c.cell_contents)]
     return relaxation.alignment_upper_bound(K)
 
 STOLEN = []

@@ -675,16 +675,22 @@ def install_guard(user_ns=None):
         user_ns = get_ipython().user_ns  # noqa: F821 (the kernel's IPython)
     literal = _literal_reader()
 
-    def entry(payload, mac, _key=key, _call=call, _ns=user_ns, _literal=literal, _mac=line_mac, _sha=sha):
+    # Only these two hold the secret (among their defaults, which the audit hook refuses to read to
+    # other code); they run only while they sign, so no frame below a graded answer holds it.
+    def sign(text, _key=key, _mac=line_mac, _sha=sha):
+        return _mac(_key, text, _sha)
+
+    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal):
         if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
             payload = _literal.read(payload[len("@file:") :])
-        if _mac(_key, payload, _sha) != mac:
+        if _sign(payload) != mac:
             return  # not the grader's payload: no reply (the grader says so)
-        _call(_ns, payload, _key)
+        _call(_ns, payload, _sign)
 
     data[12].append(entry)  # its attributes are refused like the guard's
     user_ns[ENTRY] = entry
     print(KEY_LINE + key)
+    del key
     return True
 
 
@@ -800,11 +806,16 @@ def line_mac(key, text, sha=None):
     return (sha or _sha256())(("\0" + key + "\0" + text + "\0" + key).encode()).hexdigest()[:MAC_CHARS]
 
 
-def call(user_ns, payload, key=""):
+def _unsigned(text):
+    """The signer of calls made outside a kernel with the harness installed (tests): key ``""``."""
+    return line_mac("", text)
+
+
+def call(user_ns, payload, sign=_unsigned):
     """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
 
-    Every line it writes is ``<nonce><digest><kind><repr>``, the digest keyed with ``key``
-    (the kernel's secret, see :func:`install_guard`): ``V`` at once for each violation seen
+    Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
+    (keyed with the kernel's secret, see :func:`install_guard`): ``V`` at once for each violation seen
     while the student's code runs (so that nothing the code does later can take it back),
     ``Q`` for each required function reached, ``L`` for each LP given to HiGHS, and one final
     ``R`` with a dict of plain Python values, among them how many lines of each kind were
@@ -835,17 +846,18 @@ def call(user_ns, payload, key=""):
     setprofile, getprofile = sys.setprofile, sys.getprofile
     clock, wall = time.process_time, time.perf_counter
 
-    sha_fn = _sha256()
     # C counters: they only go up, so nothing can hide a line by lowering its count
     counts = {k: _count() for k in "VQL"}
 
-    def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _key=key, _sha=sha_fn,
+    def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
                _next=next, _counts=counts):
+        # V, Q and L only: the hook holds this function, and a submission that gets hold of the hook
+        # could call it; the result line is written by call itself (below), which nothing holds
+        counter = _counts[kind]
         text = kind + _repr(value)
-        _write(_nonce + line_mac(_key, _nonce + text, _sha) + text + "\n")
+        _write(_nonce + _sign(_nonce + text) + text + "\n")
         _flush()
-        if kind in _counts:
-            _next(_counts[kind])
+        _next(counter)
 
     for v in pre:
         report("V", v)
@@ -880,4 +892,6 @@ def call(user_ns, payload, key=""):
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
     out["lines"] = {k: next(c) for k, c in counts.items()}
-    report("R", out)
+    text = "R" + repr(out)
+    write(nonce + sign(nonce + text) + text + "\n")
+    flush()
