@@ -1033,3 +1033,20 @@ def test_a_forged_reply_is_tampering():
     assert "not written by the grader's harness" in forged.tampered
     hidden_v = reply.replace("'V': 0", "'V': 1")  # a violation line written but never received
     assert "suppressed" in hidden.call_in_kernel(_FakeKernel(hidden_v), "f", [], {}).tampered
+
+
+def test_the_returned_value_is_encoded_under_the_hook(capsys):
+    """Encoding the answer's value runs its own code (a sparse-like ``tocsr``): a forbidden call
+    made there is seen, as one made in the function itself."""
+    import scipy.sparse as sp
+
+    from sslteach import relaxation
+
+    class Lazy:  # a value that computes itself when the grader reads it
+        shape = (2, 2)
+
+        def tocsr(self):
+            return sp.csr_matrix(np.eye(2) * relaxation.alignment_upper_bound(np.eye(2)))
+
+    lines = _harness_call(lambda: Lazy(), [], capsys, forbid=["sslteach.relaxation"])
+    assert any("sslteach.relaxation" in v for v in lines["V"]), lines

@@ -753,20 +753,29 @@ def _attribute_call(obj, attrs):
 
 
 def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, setprofile, getprofile):
-    """``(result, best CPU seconds, its wall seconds, switched off)``: the answer run ``repeat`` times.
+    """``(encoded result, best CPU seconds, its wall seconds, switched off)``: the answer run
+    ``repeat`` times.
 
-    The kernel's audit hook (:func:`install_guard`) recognises this function's code when it
-    installs ``hook`` and takes ``hook`` and ``report`` from this frame: do not rename them.
+    The result is encoded (:func:`encode`) while the hook is still on, after the clock stopped:
+    encoding runs the answer's own code too (a ``__float__`` or ``__array__`` of its class,
+    pandas' ``to_numpy``, a sparse matrix's ``tocsr``), which must be watched like the rest;
+    its time is not counted. The kernel's audit hook (:func:`install_guard`) recognises this
+    function's code when it installs ``hook`` and takes ``hook`` and ``report`` from this
+    frame: do not rename them.
     """
-    best = best_wall = None
+    best = best_wall = result = None
     switched_off = False
     for _ in range(repeat):
         setprofile(hook)
         start, start_wall = clock(), wall()
+        elapsed = None
         try:
-            result = fn(*args, **kwargs)
-        finally:
+            value = fn(*args, **kwargs)
             elapsed, elapsed_wall = clock() - start, wall() - start_wall
+            result = encode(value)
+        finally:
+            if elapsed is None:
+                elapsed, elapsed_wall = clock() - start, wall() - start_wall
             still = getprofile()
             setprofile(None)
         switched_off = switched_off or still is not hook
@@ -888,7 +897,7 @@ def call(user_ns, payload, sign=_unsigned):
             if off:
                 report("V", "the grader's profile hook was switched off while graded")
             out["seconds"], out["wall_seconds"] = best, best_wall
-            out["result"] = encode(result)
+            out["result"] = result  # encoded under the hook, in _graded_runs
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
     out["lines"] = {k: next(c) for k, c in counts.items()}
