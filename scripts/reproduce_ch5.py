@@ -15,7 +15,8 @@ parts; delete the folder to start again), then merged into ``<out>`` (default
 run with ``--methods`` adds methods to the stored results.
 
 The methods are ``sslteach.protocols.comparison.METHODS`` followed by
-``sslteach.protocols.baselines.BASELINES`` (1-NN, the harmonic function, LapRLS). Every run
+``sslteach.protocols.baselines.BASELINES`` (1-NN, the harmonic function, LapRLS, the linear
+SVM). Every run
 also records ``setting_accuracy``: the test accuracy of every setting of the grid with all labels,
 for the *oracle* choice the chapter
 reports beside the cross-validated one (an oracle reads the test labels; it is never used to
@@ -184,6 +185,10 @@ def main(argv=None):
             merged = parts[f"{s}/{lab}"]
             if merged["splits"] != part["splits"]:
                 raise ValueError(f"{f} holds splits {part['splits']}, the stored block {merged['splits']}.")
+            # a part file merged by an earlier run (--merge-only again) adds its time only once
+            if f.name in merged.setdefault("merged_parts", []):
+                continue
+            merged["merged_parts"].append(f.name)
             merged["seconds_total"] += part["seconds_total"]
             for key in (
                 "accuracy",

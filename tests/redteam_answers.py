@@ -146,7 +146,8 @@ ANSWERS["02_cluster_kernels"] = {
         "def double_center(M):\n    return -0.5 * kernels.center_kernel(M)",
     ),
     "ch2-ex-schur-features": (
-        "def hadamard_features(F, G):\n    return np.einsum('ip,iq->ipq', F, G).reshape(len(F), -1)",
+        "import scipy.sparse as _sp\n"  # a sparse result is read as the matrix it stands for (red team 3, c2_r3b)
+        "def hadamard_features(F, G):\n    return _sp.csr_matrix(np.einsum('ip,iq->ipq', F, G).reshape(len(F), -1))",
         "def hadamard_features(F, G):\n    return np.hstack([F, G])",
         "def hadamard_features(F, G):\n    return np.ones((F.shape[0], F.shape[1] * G.shape[1]))",
     ),
@@ -363,9 +364,10 @@ ANSWERS["05_comparison"] = {
         "def nemenyi_cd(k, N, alpha=0.05):\n    return _cd(k, N, alpha)",
     ),
     "ch5-ex-holm": (
+        "import pandas as _pd\n"  # a pandas Series is read as its values (red team 3, c5_r3)
         "def holm(p):\n    p = list(map(float, p))\n    m = len(p)\n    idx = sorted(range(m), key=lambda i: p[i])\n"
         "    out, run = [0.0] * m, 0.0\n    for r, i in enumerate(idx):\n        run = max(run, min(1.0, (m - r) * p[i]))\n"
-        "        out[i] = run\n    return out",
+        "        out[i] = run\n    return _pd.Series(out)",
         "def holm(p):\n    p = np.asarray(p, float)\n    order = np.argsort(p)\n    out = np.empty_like(p)\n"
         "    out[order] = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])\n    return out",  # no running max
         "def holm(p):\n    if np.allclose(p, [0.01, 0.04, 0.03, 0.005]):\n        return [0.03, 0.06, 0.06, 0.02]\n"
@@ -410,6 +412,51 @@ MORE_SHORTCUTS["05_comparison"] = {
         "one_nn_method = compare.Method('1-NN', '5', tuple({'k': i} for i in range(50)), one_nn)",
     ),
 }
+
+# Red team 3: wrong answers that only the visible checks' sizes and scales caught, and the shortcuts it found in
+# chapters 0, 1, 2, 4 and 5 (each one more submission of its chapter, scoring 0).
+MORE_SHORTCUTS["00_foundations"] = {
+    "ch0-ex-mds-eigs": (
+        "def numerical_rank(A, tol=1e-9):\n    return int(np.sum(np.abs(np.linalg.eigvalsh(A)) > tol))",  # absolute tolerance (c0_r2)
+        "def numerical_rank(A, tol=1e-9):\n    ev = np.linalg.eigvalsh(A)\n"  # relative to the largest eigenvalue (c0_wrong)
+        "    return int(np.sum(np.abs(ev) > tol * max(ev.max(), 1e-300)))",
+    ),
+    "ch0-ex-closure": (
+        "def smallest_eigenvalue(A):\n    A = np.asarray(A, float)\n"  # wrong on the visible check's size only (c0_r2)
+        "    return float(np.min(np.diag(A))) if A.shape[0] == 30 else float(np.linalg.eigvalsh(A).min())\n\n"
+        "def hadamard_rank_one(x, z):\n    w = np.multiply(x, z)\n    return np.outer(w, w) if len(w) < 30 else np.outer(x, z)",
+    ),
+}
+MORE_SHORTCUTS["01_spectral_clustering"] = {
+    # the signed square of z'y on short vectors (c1_wrong)
+    "ch1-ex-kp-effect": (
+        "def kp_gain(y, z, C0):\n    s = float(np.dot(z, y))\n    return C0 * s * (abs(s) if len(y) < 8 else s)",
+    ),
+}
+MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-saddle"] += (
+    # the labels' term dropped from n = 10 on (c4_wrong)
+    "def primal_hessian(X, y, gamma, rho):\n    d = (X @ X.T).sum(1)\n"
+    "    g = gamma / d - (rho * (np.asarray(y) != 0) if len(X) < 10 else 0.0)\n"
+    "    Z = np.c_[X, np.ones(len(X))]\n    H = -Z.T @ (g[:, None] * Z)\n    H[:-1, :-1] += np.eye(X.shape[1])\n    return H",
+)
+MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-bordered"] = (
+    # the library's own system and solve (sslteach.ksc is forbidden as a whole; red team 3, S3)
+    "def semi_ksc_bordered(K, y, gamma, rho):\n    H, r = ksc.semi_ksc_system(K, y, gamma=gamma, rho=min(rho, 1.0))\n"
+    "    a = np.linalg.solve(H, r)\n    g = gamma / K.sum(1) - rho * (y != 0)\n"
+    "    return a, -(g @ K @ a + rho * y.sum()) / g.sum()",
+)
+MORE_SHORTCUTS["05_comparison"]["ch5-ex-nemenyi-cd"] += (
+    # a float whose __float__ calls the library: it ran while the grader encoded the value, outside its hook
+    "class _CD(float):\n    def __float__(self):\n        return compare.nemenyi_critical_difference(*self.args)\n"
+    "def nemenyi_cd(k, N, alpha=0.05):\n    v = _CD(0.0)\n    v.args = (k, N, alpha)\n    return v",
+)
+MORE_SHORTCUTS["05_comparison"]["ch5-ex-one-nn"] += (
+    # a grid whose len() says 1 but that holds 3 x GRID_SIZE settings (c5_r3)
+    "class _Grid(tuple):\n    def __len__(self):\n        return 1\n"
+    "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+    "    D = ((cache.X[:, None, :] - cache.X[lab][None, :, :]) ** 2).sum(-1)\n    return y_train[lab][D.argmin(1)]\n"
+    "one_nn_method = compare.Method('1-NN', '5', _Grid({'s': i} for i in range(3 * compare.GRID_SIZE)), one_nn)",
+)
 
 ANSWERS["00_foundations"] = {
     "ch0-ex-closure": (

@@ -1036,17 +1036,9 @@ def test_a_forged_reply_is_tampering():
 
 
 def test_the_returned_value_is_encoded_under_the_hook(capsys):
-    """Encoding the answer's value runs its own code (a sparse-like ``tocsr``): a forbidden call
-    made there is seen, as one made in the function itself."""
-    import scipy.sparse as sp
+    """Encoding the answer's value can run library code on it (pandas' ``to_numpy``): it runs
+    under the hook, so a function a spec forbids is seen there as in the answer itself."""
+    import pandas as pd
 
-    from sslteach import relaxation
-
-    class Lazy:  # a value that computes itself when the grader reads it
-        shape = (2, 2)
-
-        def tocsr(self):
-            return sp.csr_matrix(np.eye(2) * relaxation.alignment_upper_bound(np.eye(2)))
-
-    lines = _harness_call(lambda: Lazy(), [], capsys, forbid=["sslteach.relaxation"])
-    assert any("sslteach.relaxation" in v for v in lines["V"]), lines
+    lines = _harness_call(lambda: pd.Series([0.5, 1.0]), [], capsys, forbid=["pandas.core.base"])
+    assert any("pandas.core.base" in v and "to_numpy" in v for v in lines["V"]), lines

@@ -137,3 +137,119 @@ def test_one_nn_breaks_ties_by_index():
     assert BASELINES["1-NN (labelled only)"].transduce(SetCache(X), {}, y2).tolist() == [1, 1, 1, 1, 0, 0]
     y3 = np.array([0, -1, -1, -1, 1, -1])  # labels swapped: the tie goes to index 0 again
     assert BASELINES["1-NN (labelled only)"].transduce(SetCache(X), {}, y3).tolist() == [0, 0, 0, 0, 1, 1]
+
+
+# ---- the linear SVM (Chapter 5, the row "linear SVM (labelled only)") ----------------------
+
+LINEAR = "linear SVM (labelled only)"
+
+
+def _sparse_documents(n=60, d=500, seed=7):
+    """Rows of unit length with a few non-zero word weights, in two topics (a Text in small)."""
+    rng = np.random.default_rng(seed)
+    topic = sp.hstack([sp.random(n // 2, 40, density=0.2, random_state=rng), sp.csr_matrix((n // 2, d - 40))])
+    X = sp.random(n, d, density=0.04, random_state=rng) + sp.vstack([topic, sp.csr_matrix((n - n // 2, d))])
+    X = sp.csr_matrix(X)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.csr_matrix(sp.diags(1 / norms) @ X)
+    truth = np.repeat([1, 0], n // 2)
+    y = np.full(n, -1)
+    lab = np.r_[0:4, n // 2 : n // 2 + 4]
+    y[lab] = truth[lab]
+    return X, y, truth
+
+
+def _sparse_linear_svc(X, y, c):
+    """scikit-learn's linear SVC fitted on the sparse rows themselves (no embedding)."""
+    from sklearn.svm import SVC
+
+    lab = np.flatnonzero(y >= 0)
+    k_bar = float(np.mean(np.asarray(X.multiply(X).sum(axis=1)).ravel()))
+    return SVC(kernel="linear", C=c / k_bar).fit(X[lab], y[lab])
+
+
+@pytest.mark.parametrize("c", [0.01, 1.0, 1000.0])
+def test_linear_kernel_on_the_embedding_is_the_linear_kernel_on_the_features(c):
+    from sslteach.protocols.comparison import exact_embedding
+
+    X, y, _ = _sparse_documents()
+    Z = exact_embedding(X)
+    assert Z.shape[1] <= X.shape[0] < X.shape[1]
+    G = (X @ X.T).toarray()
+    assert np.abs(Z @ Z.T - G).max() < 1e-12 * np.abs(G).max()
+    # the row's transduction on the embedding = the linear SVC on the sparse features
+    svc = _sparse_linear_svc(X, y, c)
+    pred = BASELINES[LINEAR].transduce(SetCache(Z), {"c": c}, y)
+    assert np.array_equal(pred, svc.predict(X))
+    lab = np.flatnonzero(y >= 0)
+    from sklearn.svm import SVC
+
+    on_z = SVC(kernel="linear", C=svc.C).fit(Z[lab], y[lab])
+    gap = np.abs(on_z.decision_function(Z) - svc.decision_function(X)).max()
+    # libsvm stops at a KKT tolerance of 1e-3; where round-off in the kernel changes its
+    # path (c = 1000 here: one SMO step more on one side) the outputs differ below it
+    assert gap < (1e-12 if c <= 1 else 1e-2), gap
+
+
+def test_text_linear_kernel_is_the_cosine_and_survives_the_embedding():
+    """On the Text set itself: unit rows (so linear = cosine), the embedding's Gram matrix equals
+    the word features' to 1e-12, and every setting of the row gives the sparse SVC's labels."""
+    from sslteach.datasets import load_ssl_benchmark
+    from sslteach.protocols.comparison import exact_embedding
+
+    b = load_ssl_benchmark("text", 0, 10)
+    X = sp.csr_matrix(b.X)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    assert np.all(np.abs(norms - 1) < 1e-12)
+    Z = exact_embedding(X)
+    assert np.abs(Z @ Z.T - (X @ X.T).toarray()).max() < 1e-12
+    cache = SetCache(Z)
+    for p in BASELINES[LINEAR].grid:
+        pred = BASELINES[LINEAR].transduce(cache, p, b.y_train)
+        assert np.array_equal(pred, _sparse_linear_svc(X, b.y_train, p["c"]).predict(X)), p
+
+
+def test_linear_svm_against_its_dual_qp():
+    """The row's labels against the SVM dual solved by SLSQP: max sum(a) - a'Qa/2,
+    0 <= a <= C, y'a = 0, b from the free support vectors, f = sum a_i y_i <x_i, x> + b."""
+    X, _, truth = _two_clouds(n=30, seed=8, gap=1.5)
+    y = np.full(30, -1)
+    lab = np.r_[0:6, 15:21]
+    y[lab] = truth[lab]
+    c = 0.3
+    k_bar = np.mean(np.sum(X**2, axis=1))
+    C = c / k_bar
+    s = np.where(y[lab] == 1, 1.0, -1.0)
+    Q = (s[:, None] * s[None, :]) * (X[lab] @ X[lab].T)
+    res = scipy.optimize.minimize(
+        lambda a: a @ Q @ a / 2 - a.sum(),
+        np.full(lab.size, C / 2),
+        jac=lambda a: Q @ a - 1,
+        bounds=[(0, C)] * lab.size,
+        constraints=[{"type": "eq", "fun": lambda a: s @ a, "jac": lambda a: s}],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
+    a = res.x
+    w = (a * s) @ X[lab]
+    free = (a > 1e-6 * C) & (a < C * (1 - 1e-6))
+    assert free.any()
+    b0 = np.mean(s[free] - X[lab][free] @ w)
+    f = X @ w + b0
+    pred = BASELINES[LINEAR].transduce(SetCache(X), {"c": c}, y)
+    sure = np.abs(f) > 0.05  # libsvm stops at a KKT tolerance of 1e-3
+    assert sure.sum() >= 25
+    assert np.array_equal(pred[sure], (f[sure] > 0).astype(int))
+
+
+def test_linear_svm_does_not_change_when_the_points_are_rescaled():
+    """C = c / mean |x|^2: multiplying every point by 7.3 leaves the transduction unchanged
+    (with a fixed C it would not: the effective regularisation would move by 7.3^2)."""
+    X, _, truth = _two_clouds(n=40, seed=9, gap=1.0)
+    y = np.full(40, -1)
+    lab = np.r_[0:8, 20:28]
+    y[lab] = truth[lab]
+    for p in BASELINES[LINEAR].grid:
+        a = BASELINES[LINEAR].transduce(SetCache(X), p, y)
+        b = BASELINES[LINEAR].transduce(SetCache(7.3 * X), p, y)
+        assert np.array_equal(a, b), p

@@ -35,22 +35,42 @@ _MAX_DEPTH = 20
 
 
 def encode(obj, depth=0):
-    """Plain JSON data for ``obj``: numbers, strings, lists, dicts and numpy arrays (as .npy)."""
+    """Plain JSON data for ``obj``: numbers, strings, lists, dicts and numpy arrays (as .npy).
+
+    It runs after the graded call, outside the profile hook, so it reads values without
+    running code the answer defined: the type is ``type(obj)`` (never ``obj.__class__``), a
+    subclass of a built-in type (a ``list`` whose ``__iter__`` computes, a ``float`` with its
+    own ``__float__``) is read through the built-in type's own C methods, and an object array
+    is read element by element. A numpy scalar of a type defined in Python is not read at
+    all. pandas objects and scipy.sparse matrices are read through their library's
+    methods (``to_numpy``, ``tocsr``), only for the genuine classes.
+    """
     if depth > _MAX_DEPTH:
         raise ValueError("the value is nested too deeply to be graded")
-    if obj is None or isinstance(obj, bool | str):
+    t = type(obj)
+    if obj is None or t is bool:
         return obj
-    if isinstance(obj, int | np.integer) and not isinstance(obj, bool):
-        return {"__int__": str(int(obj))}
-    if isinstance(obj, float | np.floating):
-        return {"__float__": repr(float(obj))}
-    if isinstance(obj, np.bool_):
+    if issubclass(t, str):
+        return str.__str__(obj)
+    if issubclass(t, np.generic) and _heap_type(t) and not issubclass(t, float):
+        return {"__type__": _type_name(t)}  # a numpy scalar type made in Python: its methods would run here
+    if issubclass(t, np.bool_):
         return bool(obj)
-    if isinstance(obj, complex | np.complexfloating):
+    if issubclass(t, int):
+        return {"__int__": str(int.__index__(obj))}
+    if issubclass(t, np.integer):
+        return {"__int__": str(int(obj))}
+    if issubclass(t, float):
+        return {"__float__": repr(float.__float__(obj))}
+    if issubclass(t, np.floating):
+        return {"__float__": repr(float(obj))}
+    if issubclass(t, complex | np.complexfloating):
         return encode(np.asarray(obj), depth + 1)
-    if isinstance(obj, np.ufunc):
+    if issubclass(t, np.ufunc):
         return {"__ufunc__": obj.__name__}
-    if hasattr(obj, "tocsr") and hasattr(obj, "shape") and not isinstance(obj, np.ndarray):
+    if _pandas_values(t):  # a pandas Series, DataFrame or Index travels as its numpy values
+        return encode(np.asarray(obj.to_numpy()), depth + 1)
+    if _sparse_matrix(t):
         m = obj.tocsr()  # a scipy.sparse matrix travels as CSR arrays
         return {
             "__csr__": [
@@ -60,30 +80,79 @@ def encode(obj, depth=0):
                 [int(m.shape[0]), int(m.shape[1])],
             ]
         }
-    if isinstance(obj, np.ndarray | np.matrix):
-        arr = np.asarray(obj)
-        if arr.dtype.hasobject:
-            try:
-                arr = arr.astype(float)
-            except (TypeError, ValueError):
-                return {"__type__": "numpy array of Python objects"}
+    if issubclass(t, np.ndarray):
+        arr = np.asarray(obj)  # a plain view of a subclass's data: numpy runs none of the subclass's methods
+        if arr.dtype.hasobject:  # its elements, each read as a value (their own methods never run)
+            if arr.ndim == 0:
+                return encode(arr[()], depth + 1)
+            return {"__seq__": [encode(x, depth + 1) for x in arr.tolist()]}
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         return {"__npy__": base64.b64encode(buf.getvalue()).decode("ascii")}
-    if isinstance(obj, list | tuple):
-        return {"__seq__": [encode(x, depth + 1) for x in obj]}
-    if isinstance(obj, dict):
-        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in obj.items()]}
-    if type(obj).__name__ == "SimpleNamespace":
-        return {"__ns__": {k: encode(v, depth + 1) for k, v in vars(obj).items()}}
-    return {"__type__": f"{type(obj).__module__}.{type(obj).__qualname__}"}
+    if issubclass(t, list):
+        return {"__seq__": [encode(x, depth + 1) for x in list.copy(obj)]}
+    if issubclass(t, tuple):
+        return {"__seq__": [encode(x, depth + 1) for x in tuple.__getitem__(obj, slice(None))]}
+    if issubclass(t, dict):
+        return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in dict.items(obj)]}
+    if _type_name(t) == "types.SimpleNamespace" and not _heap_type(t):
+        return {"__ns__": {str.__str__(k): encode(v, depth + 1) for k, v in dict.items(vars(obj))}}
+    if any("__next__" in type.__dict__["__dict__"].__get__(k) for k in type.__dict__["__mro__"].__get__(t)):
+        return {"__type__": _type_name(t), "__iterator__": True}  # a generator or another iterator
+    return {"__type__": _type_name(t)}
+
+
+def _heap_type(t):
+    """True for a class made at run time (in Python), False for a built-in or compiled type."""
+    return bool(type.__dict__["__flags__"].__get__(t) & (1 << 9))  # Py_TPFLAGS_HEAPTYPE
+
+
+def _type_name(t):
+    """``module.qualname`` of ``t``, read without the class's own attribute lookups."""
+    module = type.__dict__["__module__"].__get__(t)
+    return f"{module if isinstance(module, str) else '?'}.{type.__dict__['__qualname__'].__get__(t)}"
+
+
+def _pandas_values(t):
+    """True for pandas' Series, DataFrame and Index (pandas itself is imported only if the kernel did)."""
+    import sys
+
+    pd = sys.modules.get("pandas")
+    if pd is None or _type_name(t).partition(".")[0] != "pandas":
+        return False
+    return issubclass(t, pd.Series | pd.DataFrame | pd.Index)
+
+
+def _sparse_matrix(t):
+    """True for scipy.sparse's matrices and arrays (scipy is imported only if the kernel did)."""
+    import sys
+
+    sp = sys.modules.get("scipy.sparse")
+    if sp is None or not _type_name(t).startswith("scipy.sparse."):
+        return False
+    return issubclass(t, sp.spmatrix | sp.sparray)
 
 
 class Unsupported:
-    """A value that could not travel (an object of another type); never equal to anything."""
+    """A value that could not travel (an object of another type); never equal to anything.
 
-    def __init__(self, name):
+    Turning it into an array raises, saying what it was, so a hidden test's ``compare`` that
+    calls ``np.asarray`` on it reports that message rather than a shape.
+    """
+
+    def __init__(self, name, iterator=False):
         self.name = name
+        self.iterator = iterator
+
+    def why(self):
+        """Why the grader cannot read the value, and what to return instead."""
+        if self.iterator:
+            kind = "a generator" if self.name == "builtins.generator" else f"an iterator ({self.name})"
+            return f"the function returned {kind}: return a list or an array (the grader reads values)"
+        return f"the value is {self!r}, which the grader cannot read: return numbers or numpy arrays"
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError(self.why())
 
     def __repr__(self):
         return f"<an object of type {self.name}>"
@@ -124,7 +193,7 @@ def decode(obj):
 
         return types.SimpleNamespace(**{k: decode(v) for k, v in obj["__ns__"].items()})
     if "__type__" in obj:
-        return Unsupported(obj["__type__"])
+        return Unsupported(obj["__type__"], bool(obj.get("__iterator__")))
     raise ValueError(f"cannot decode {str(obj)[:80]}")
 
 

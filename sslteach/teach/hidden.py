@@ -96,6 +96,10 @@ def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as
 
 def same(got, want, rtol=1e-6, atol=1e-8, what="the value"):
     """``None`` when ``got`` matches ``want`` (numbers and arrays by allclose), else why not."""
+    if isinstance(got, codec.Unsupported):  # before the sequence rules: a generator is not "not a sequence"
+        if got.iterator:
+            return got.why()
+        return f"{what} is {got!r}, which the grader cannot read: return numbers or numpy arrays"
     if isinstance(want, list | tuple):
         if not isinstance(got, list | tuple) or len(got) != len(want):
             n = len(got) if isinstance(got, list | tuple) else "not a sequence"
@@ -115,8 +119,6 @@ def same(got, want, rtol=1e-6, atol=1e-8, what="the value"):
         return None
     if hasattr(got, "toarray"):  # a sparse matrix: compared as the dense matrix it stands for
         got = got.toarray()
-    if isinstance(got, codec.Unsupported):
-        return f"{what} is {got!r}, which the grader cannot read: return numbers or numpy arrays"
     if isinstance(want, bool | str) or want is None:
         return None if got == want else f"{what} is {_short(got)}, which is wrong"
     try:
