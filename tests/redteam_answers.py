@@ -177,7 +177,11 @@ ANSWERS["03_spectral_kernel_learning"] = {
         "    R = np.triu(float(eta) ** (k[None, :] - k[:, None]))\n    c = np.r_[R.T @ lam, np.ones(l)]\n"
         "    A = np.hstack([-T @ R, -np.eye(l)])\n"
         "    res = linprog(c, A_ub=A, b_ub=-np.ones(l), bounds=(0, None), method='highs')\n    return R @ res.x[:m]",  # no beta
-        "def tsk_lp_by_hand(lam, T, eta, beta):\n    return spk._solve_tsk_scipy(lam, T, eta, beta)",
+        # the original LP in (mu, xi), the m - 1 decay rows Gamma mu >= 0 kept as rows (third red-team trial)
+        "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n"
+        "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+        "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+        "                  bounds=(0, None), method='highs')\n    return res.x[:m]",
     ),
     "ch3-ex-zero-mu": (
         "def critical_beta(lam, T, eta):\n    m = len(lam)\n    k = np.arange(m)\n"
@@ -215,9 +219,72 @@ ANSWERS["03_spectral_kernel_learning"] = {
     ),
 }
 
-# Shortcuts besides the one in ANSWERS, each graded as one more submission of its chapter.
+# Shortcuts besides the one in ANSWERS: the j-th of every exercise of a chapter are graded together as
+# one more submission of it (None leaves an exercise unanswered there, to group attacks in fewer runs).
 MORE_SHORTCUTS = {
     "03_spectral_kernel_learning": {
+        "ch3-ex-q-eigs": (
+            # numpy's private LAPACK gufunc on the 2m x 2m Q: no Python function, so no profile event
+            "from numpy.linalg import _umath_linalg as _ul\n"
+            "def q_eigenvalues(lam, mu):\n    a = 1 / (1 - lam)\n"
+            "    Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
+            "    return np.sort(_ul.eigvalsh_lo(Q))",
+            # the hook switched off and back on through functools.partial (no c_call event for either)
+            "import functools as _ft, sys as _sys\n"
+            "def q_eigenvalues(lam, mu):\n    h = _ft.partial(_sys.getprofile)()\n    _ft.partial(_sys.setprofile, None)()\n"
+            "    try:\n        return np.linalg.eigvalsh(np.diag(np.r_[mu * (1 + 1 / (1 - lam) ** 2), np.zeros(len(mu))]))\n"
+            "    finally:\n        _ft.partial(_sys.setprofile, h)()",
+            # LAPACK's dsyevd on Q, called from C (map): no profile event (third red-team trial, c3_short)
+            "import scipy.linalg.lapack as _lp\n"
+            "def q_eigenvalues(lam, mu):\n    a = 1 / (1 - lam)\n"
+            "    Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
+            "    return np.sort(list(map(_lp.dsyevd, [Q], [0]))[0][0])",
+        ),
+        "ch3-ex-training-rows": (
+            # json.loads replaced in the answer cell: the harness read its payload with it, so the
+            # watch lists (the forbidden functions) could be blanked
+            "import json as _json\n_loads = _json.loads\n"
+            "def _blind(s, *a, **k):\n    d = _loads(s, *a, **k)\n"
+            "    if isinstance(d, dict) and 'watch' in d and 'nonce' in d:\n        d['watch'] = {}\n    return d\n"
+            "_json.loads = _blind\n"
+            "def extend_rows(W, lam, V, rows):\n    try:\n        spk.laplacian_eigenpairs(W, 1)  # a forbidden call, unseen\n"
+            "    except Exception:\n        pass\n"
+            "    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+            "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V / (1 - lam)",
+            # the hook switched off with ctypes (PyEval_SetProfile), back on through functools.partial
+            "import ctypes as _ct, functools as _ft, sys as _sys\n"
+            "def extend_rows(W, lam, V, rows):\n    h = _ft.partial(_sys.getprofile)()\n    _ct.pythonapi.PyEval_SetProfile(None, None)\n"
+            "    try:\n        spk.laplacian_eigenpairs(W, 1)  # a forbidden call, unseen\n    except Exception:\n        pass\n"
+            "    finally:\n        _ft.partial(_sys.setprofile, h)()\n"
+            "    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n    deg = W.sum(1)\n"
+            "    Wr = W[rows]\n    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V / (1 - lam)",
+        ),
+        "ch3-ex-smoothness": (
+            # a running generator's gi_frame.f_back walks up to the harness's frame: its tables are cleared
+            "def smoothness_double_sum(W, Phi):\n    def _up():\n        yield _gen.gi_frame.f_back\n    _gen = _up()\n"
+            "    f = next(_gen)\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
+            "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
+            "    graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
+            # compile shadowed in the notebook's namespace: the harness's source, compiled by the code
+            # the grader sent, lost the lines that report a forbidden call
+            "import builtins as _b\n"
+            "def compile(src, *a, **k):\n    if isinstance(src, str) and 'sslteach' in str(a[:1]):\n"
+            "        src = src.replace('flag(f\"called {hit[1]} ({co.co_name})\")', 'None')\n"
+            "        src = src.replace('flag(f\"called {hit[0]} ({co.co_name})\")', 'None')\n"
+            "    return _b.compile(src, *a, **k)\n"
+            "def smoothness_double_sum(W, Phi):\n"
+            "    graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
+            # builtins.id replaced: the hook's cache (keyed by id) takes every function for the first one it saw
+            "import builtins as _bi\n"
+            "def smoothness_double_sum(W, Phi):\n    _id = _bi.id\n    _bi.id = lambda x: 0\n    try:\n"
+            "        graphs.normalized_laplacian((W + W.T).tocsr())  # a forbidden call, unseen\n    finally:\n        _bi.id = _id\n"
+            "    W = sp.coo_matrix(W)\n    d = np.asarray(W.sum(axis=1)).ravel()\n    P = Phi / np.sqrt(d)\n"
+            "    diff = P[:, W.row] - P[:, W.col]\n    return float((W.data * (diff * diff).sum(0)).sum() / 2)",
+        ),
         "ch3-ex-build-lp": (
             # wrong: returns the LP's c instead of mu = R c (caught only where the decay binds)
             "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
@@ -231,6 +298,16 @@ MORE_SHORTCUTS = {
             "    m = lam.size\n    mu = cp.Variable(m)\n    cons = [mu >= 0] + ([mu[:-1] >= eta * mu[1:]] if m > 1 else [])\n"
             "    cp.Problem(cp.Minimize(lam @ mu + beta * cp.sum(cp.pos(1 - T @ mu))), cons).solve(solver='CLARABEL')\n"
             "    return np.maximum(mu.value, 0)",
+            # the decay-rows LP given to scipy's private _linprog_highs (HiGHS without linprog), a
+            # dummy linprog call of the right shape beside it
+            "from scipy.optimize._linprog_util import _LPProblem, _clean_inputs\n"
+            "from scipy.optimize._linprog_highs import _linprog_highs\n"
+            "def tsk_lp_by_hand(lam, T, eta, beta):\n    l, m = T.shape\n"
+            "    linprog(np.ones(m + l), A_ub=np.hstack([-T, -np.eye(l)]), b_ub=-np.ones(l), bounds=(0, None), method='highs')\n"
+            "    G = np.eye(m - 1, m) - eta * np.eye(m - 1, m, k=1)\n    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    lp = _clean_inputs(_LPProblem(np.r_[lam, beta * np.ones(l)], A, -np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                                  None, None, (0, None), None, None))\n"
+            "    return np.asarray(_linprog_highs(lp, solver=None)['x'])[:m]",
         ),
         # the primal solved with linprog, the dual read off its multipliers (the grader withholds them)
         "ch3-ex-dual": (
@@ -249,6 +326,19 @@ MORE_SHORTCUTS = {
             "    for i in range(A.shape[0]):\n        idx = np.flatnonzero(A[i])\n"
             "        h.addRow(-inf, b[i], idx.size, idx.astype(np.int32), A[i, idx])\n"
             "    h.run()\n    y = -np.asarray(h.getSolution().row_dual)\n    return r.fun, y[:l], y[l:]",
+            # sys.getprofile() hands out the hook; the tables in its closure (withheld keys included)
+            # are cleared, then the primal's multipliers are read (third red-team trial, scrub.py _unblock)
+            "import sys as _sys\n"
+            "def _unblock():\n    h = _sys.getprofile()\n    if h is None or not getattr(h, '__closure__', None):\n        return\n"
+            "    d = dict(zip(h.__code__.co_freevars, [c.cell_contents for c in h.__closure__]))\n"
+            "    for k in ('blocked_c', 'forbidden', 'withheld', 'forbidden_files'):\n"
+            "        if hasattr(d.get(k), 'clear'):\n            d[k].clear()\n"
+            "def tsk_dual_value(lam, T, eta, beta):\n    _unblock()\n    l, m = T.shape\n"
+            "    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+            "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+            "    res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+            "                  bounds=(0, None), method='highs')\n    y = -res.ineqlin.marginals\n"
+            "    return res.fun, y[:l], y[l:]",
         ),
     },
     "04_semi_supervised_ksc": {
@@ -407,3 +497,56 @@ ANSWERS["00_foundations"] = {
         "def numerical_rank(A, tol=1e-9):\n    return int(np.linalg.matrix_rank(A))",  # ignores tol
     ),
 }
+
+
+# Attacks on the grader's harness from the third red-team trial and its review (issue 28), kept apart
+# from the chapters' own lists above: each is graded as one more shortcut of its chapter.
+MORE_SHORTCUTS["02_cluster_kernels"].update({
+    # gc.get_objects finds the hook: the tables in its closure are cleared
+    "ch2-ex-inversion": (
+        "import gc as _gc\nfrom scipy.cluster.hierarchy import is_monotonic as _mono\n"
+        "def has_inversion(Z):\n    for o in _gc.get_objects():\n"
+        "        if type(o).__name__ == 'function' and o.__name__ == 'hook' and o.__closure__:\n"
+        "            for c in o.__closure__:\n                try:\n                    v = c.cell_contents\n"
+        "                except ValueError:\n                    continue\n"
+        "                if isinstance(v, (dict, list)):\n                    v.clear()\n"
+        "    _mono(Z)  # a forbidden call, unseen\n    h = [0.0] * (len(Z) + 1)\n    for a, b, d, _ in Z:\n"
+        "        if d < max(h[int(a)], h[int(b)]):\n            return True\n        h.append(d)\n    return False",
+    ),
+    # a traceback's tb_frame.f_back walks up to the harness's frame: its tables are cleared
+    "ch2-ex-center": (
+        "def double_center(M):\n    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n"
+        "        f = e.__traceback__.tb_frame\n    while f is not None and 'forbidden' not in f.f_locals:\n        f = f.f_back\n"
+        "    if f is not None:\n        f.f_locals['forbidden'].clear()\n        f.f_locals['forbidden_files'].clear()\n"
+        "    return -0.5 * kernels.center_kernel(M)",
+    ),
+    # O(n^3), with a forged reply: the harness's own report function writes a result line with a
+    # small time, and an object whose repr raises makes the real reply fail
+    "ch2-ex-minimax": (
+        "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+        "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
+        "    try:\n        raise ZeroDivisionError\n    except ZeroDivisionError as e:\n        f = e.__traceback__.tb_frame\n"
+        "    while f is not None and not ('report' in f.f_locals and 'out' in f.f_locals):\n        f = f.f_back\n"
+        "    if f is not None and '_forged' not in f.f_locals['out']:\n        loc = f.f_locals\n"
+        "        loc['report']('R', {'result': f.f_globals['encode'](D), 'error': None, 'seconds': 1e-3,\n"
+        "                            'wall_seconds': 1e-3, 'required': []})\n"
+        "        class _Boom:\n            def __repr__(self):\n                raise ValueError('no reply')\n"
+        "        loc['out']['_forged'] = _Boom()\n    return D",
+    ),
+})
+# wrong: the nearest labelled point in the city-block (L1) distance (second red-team trial)
+MORE_SHORTCUTS["05_comparison"]["ch5-ex-one-nn"] += (
+    "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+    "    D = np.abs(cache.X[:, None, :] - cache.X[lab][None, :, :]).sum(-1)\n    return y_train[lab][D.argmin(1)]",
+)
+# the KKT system solved by numpy's private LAPACK gufunc (no Python function, so no profile event):
+# "without solving a system" is enforced by a cost test
+MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-ideal"] = (
+    "from numpy.linalg import _umath_linalg as _ul\n"
+    "def ideal_solution(n1, n2, n3):\n    n = n1 + n2 + n3\n    K = np.zeros((n, n))\n    s = 0\n"
+    "    for b in (n1, n2, n3):\n        K[s:s + b, s:s + b] = 1.0\n        s += b\n"
+    "    y = np.zeros(n)\n    y[[0, 1]] = 1.0\n    y[[n1, n1 + 1]] = -1.0\n    rho = 0.5\n"
+    "    g = 1.0 / K.sum(axis=1) - rho * (y != 0)\n"
+    "    B = np.block([[np.eye(n) - g[:, None] * K, -g[:, None]], [np.ones((1, n)), np.zeros((1, 1))]])\n"
+    "    sol = _ul.solve1(B, np.r_[rho * y, 0.0])\n    return sol[:n], sol[n]",
+)

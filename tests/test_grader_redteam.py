@@ -153,7 +153,7 @@ def _chapter_submissions(hw, stem, root):
     ]
     extra = MORE_SHORTCUTS.get(stem, {})
     for j in range(max((len(v) for v in extra.values()), default=0)):
-        answers = {label: srcs[j] for label, srcs in extra.items() if j < len(srcs)}
+        answers = {label: srcs[j] for label, srcs in extra.items() if j < len(srcs) and srcs[j] is not None}
         subs.append(_submission(hw, stem, root / "subs" / f"shortcut{j + 2}.ipynb", answers))
     subs.append(hw / "instructor" / f"{stem}.ipynb")
     subs.append(hw / "student" / f"{stem}.ipynb")
@@ -204,7 +204,7 @@ def test_correct_wrong_and_shortcut_answers(stem, graded):
     accepted_wrong = {lab for lab in answered if wrong[lab]["points"]}
     accepted_shortcut = {lab for lab in answered if shortcut[lab]["points"]}
     extra = MORE_SHORTCUTS.get(stem, {})
-    more = [(label, j) for label, srcs in extra.items() for j in range(len(srcs))]
+    more = [(label, j) for label, srcs in extra.items() for j in range(len(srcs)) if srcs[j] is not None]
     for label, j in more:
         row = _auto(reports[f"subs/shortcut{j + 2}.ipynb"])[label]
         if row["points"]:

@@ -1,19 +1,24 @@
 """The code the grader sends into a submission's kernel to call the student's functions.
 
 This file is read as text by :mod:`sslteach.teach.hidden` and executed in a fresh
-namespace of the kernel *after* the submission's cells have run, so nothing the
-submission did earlier can replace it. It uses only the standard library and numpy.
+namespace of the kernel: once *before* the submission's first cell, to register the
+kernel's audit hook (:func:`install_guard`), and for every call *after* the submission's
+cells have run, so nothing the submission did earlier can replace it. It uses only the
+standard library and numpy.
 The grader imports the same file for :func:`encode` and :func:`decode`, the only way
 values travel between the two processes: JSON with numpy arrays as ``.npy`` bytes
 (``allow_pickle=False`` both ways), never pickles.
 
 :func:`call` runs one hidden-test call: it decodes the arguments, looks the function up in
 the kernel's user namespace, calls it under a profile hook that records every Python
-function entered, and prints one line ``<nonce><json>`` with the encoded result, the
-seconds it took, the forbidden functions it reached (by code object and by bytecode
-fingerprint, so a copy made with ``types.FunctionType`` or pasted source is the same
-function), the required functions it reached, and any attempt to switch the hook off,
-start a thread or a process, or use ``ctypes`` while graded. Functions listed as
+function entered, and prints lines ``<nonce><kind><literal>`` at once: the forbidden
+functions it reached (by code object and by bytecode fingerprint, so a copy made with
+``types.FunctionType`` or pasted source is the same function), any attempt to switch the
+hook off, reach the grader's objects, or start a thread or a process while graded (``V``),
+the required functions reached (``Q``), the LPs given to HiGHS when a spec records them
+(``L``), and last one line with the encoded result and the seconds it took (``R``). The
+hook's tables are immutable and its caches C objects; the audit hook refuses the routes to
+the hook and the harness's frames (see :func:`install_guard`). Functions listed as
 *withheld* have chosen keys of the dict they return (``linprog``'s multipliers, say)
 replaced by :class:`Withheld` when they return to the student's code, so an answer cannot
 read a solver's dual values where the exercise asks it to solve the dual itself.
@@ -21,8 +26,8 @@ read a solver's dual values where the exercise asks it to solve the dual itself.
 
 import base64
 import io
-import json
 import os
+from itertools import count as _count  # bound when the harness is installed, before any cell
 
 import numpy as np
 
@@ -392,14 +397,28 @@ class Withheld:
         return f"<withheld: {self._why}>"
 
 
-def watch_lists(forbid=(), require=(), withhold=None):
+#: scipy's Python entry into HiGHS (every LP that linprog's "highs" methods solve passes here)
+HIGHS_WRAPPER = "scipy.optimize._highspy._highs_wrapper._highs_wrapper"
+LINPROG = "scipy.optimize.linprog"
+
+
+def _own_code(path):
+    """The code object of the function ``path`` itself (not of the functions nested in it)."""
+    codes = _resolve(path)
+    return codes[:1]
+
+
+def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
     """What a graded call watches for, as plain data: computed once, in the grader's process.
 
     ``forbidden``/``required``/``withheld`` map the :func:`_key` of every code object of the
     named modules, classes and functions (modules compiled afresh from their files) to the
     name; ``forbidden_files`` lists ``[file or folder, name]`` of the forbidden modules. The
     kernel runs the same Python and packages, so the same code has the same key there, and
-    it need not import (or compile) any of them to recognise them.
+    it need not import (or compile) any of them to recognise them. With ``record_lps``,
+    ``lp`` maps the keys of scipy's ``_highs_wrapper`` and of ``linprog`` to ``"wrapper"`` and
+    ``"linprog"``: every LP given to HiGHS is then reported, and HiGHS reached other than
+    through ``linprog`` is a violation.
     """
     import sysconfig
 
@@ -421,6 +440,13 @@ def watch_lists(forbid=(), require=(), withhold=None):
     for path, keys in (withhold or {}).items():
         for co in _resolve(path):
             out["withheld"][_key(co)] = [path, list(keys)]
+    if record_lps:
+        out["lp"] = {}
+        for path, role in ((HIGHS_WRAPPER, "wrapper"), (LINPROG, "linprog")):
+            codes = _own_code(path)
+            if not codes:
+                raise ValueError(f"{path} was not found: the LPs cannot be recorded")
+            out["lp"][_key(codes[0])] = role
     return out
 
 
@@ -430,7 +456,8 @@ def _blocked_c_functions():
 
     blocked_c = {}
     for mod, names in (
-        ("sys", ("setprofile", "settrace", "_getframe", "_current_frames")),
+        ("sys", ("setprofile", "settrace", "getprofile", "gettrace", "_getframe", "_current_frames")),
+        ("gc", ("get_objects", "get_referrers", "get_referents")),
         ("_thread", ("start_new_thread",)),
         ("posix", ("fork", "system", "posix_spawn", "posix_spawnp", "execv", "execve", "forkpty")),
         ("_posixsubprocess", ("fork_exec",)),
@@ -441,6 +468,339 @@ def _blocked_c_functions():
             if fn is not None and _genuine(fn, mod, name):
                 blocked_c[id(fn)] = f"{mod}.{name}"
     return blocked_c
+
+
+#: Audit events refused while a call is graded (raised by CPython inside the C function, so an
+#: indirect call, ``functools.partial(gc.get_objects)()``, raises them too): they reach the
+#: grader's own objects (its profile hook, its frames) or switch the hook off.
+REFUSED_EVENTS = frozenset(
+    {"sys.setprofile", "sys.settrace", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
+     "gc.get_referents", "sys.addaudithook"}
+)
+#: The name of the harness's entry point in the kernel's namespace, and how its secret is announced.
+ENTRY = "__sslteach_call__"
+KEY_LINE = "@@sslteach-key@@"
+#: Attribute reads CPython audits that hand out a frame (whose ``f_back`` leads to the grader's).
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+#: Library files whose ``sys._getframe`` hands a frame to their caller (not exempted as libraries are).
+FRAME_GIVERS = ("/inspect.py", "/traceback.py", "/logging/__init__.py", "/bdb.py", "/pdb.py", "/cgitb.py")
+#: The C modules of HiGHS (scipy's vendored copy and the highspy package): their methods are
+#: reached only through scipy's ``_highs_wrapper`` when a spec records LPs.
+HIGHS_CORE = frozenset({"scipy.optimize._highspy._core", "highspy._core"})
+
+
+def _private_builtins():
+    """A copy of the builtins, checked genuine, for the grader's own functions.
+
+    Returns ``(namespace, problems)``: the harness's watching code looks its builtins up in
+    this copy, so a submission that replaces ``builtins.id`` (say) while graded cannot blind it.
+    """
+    import builtins
+
+    ns = dict(vars(builtins))
+    problems = []
+    for name in ("tuple", "frozenset", "bytes", "bytearray", "set", "dict", "list", "str", "int", "float",
+                 "range", "type", "object", "bool"):
+        t = ns.get(name)
+        genuine = type(t) is type and t.__module__ == "builtins" and t.__name__ == name
+        if not (genuine and len(t.__mro__) <= 3):
+            problems.append(f"builtins.{name} was replaced before grading")
+    for name in ("hasattr", "isinstance", "sorted", "repr", "len", "getattr", "id", "next", "callable", "min",
+                 "max", "any", "print", "__import__"):
+        if not _genuine(ns.get(name), "builtins", name):
+            problems.append(f"builtins.{name} was replaced before grading")
+    return ns, problems
+
+
+def _private_copies(names, builtins_ns):
+    """The harness functions ``names`` re-made with a private globals dict (private builtins inside)."""
+    g = dict(globals())
+    g["__builtins__"] = builtins_ns
+    function = type(_private_copies)  # not types.FunctionType: a submission can replace that name
+    for name in names:
+        fn = globals()[name]
+        g[name] = function(fn.__code__, g, name, fn.__defaults__, fn.__closure__)
+    return g
+
+
+def _make_guard(watch, report, sha, library, builtins_ns):
+    """The profile hook of one graded call, built here (no frame on the graded call's stack holds
+    its tables; the kernel's audit hook, :func:`install_guard`, keeps the answer from the hook).
+
+    The tables it consults are immutable (a mapping proxy, tuples, frozensets) and its helper
+    functions and builtins are private copies, so what a submission can reach while graded (its
+    own frames, the modules, the builtins) holds neither them nor anything they read. ``report``
+    writes one line to the grader at once: ``V`` a violation, ``Q`` a required function reached,
+    ``L`` an LP that HiGHS is given (when the spec records LPs).
+    """
+    g = _private_copies(
+        ("_const", "_fingerprint", "_key", "_body_key", "_normalised_code", "_lp_record"), builtins_ns
+    )
+    key, body_key, lp_record = g["_key"], g["_body_key"], g["_lp_record"]
+    proxy = type(type.__dict__)  # mappingproxy itself (types.MappingProxyType could be replaced)
+    forbidden = proxy(dict(watch.get("forbidden", {})))
+    required = proxy(dict(watch.get("required", {})))
+    withheld = proxy({k: (v[0], tuple(v[1])) for k, v in watch.get("withheld", {}).items()})
+    lp_watch = proxy(dict(watch.get("lp", {})))  # key -> "wrapper" or "linprog"
+    forbidden_files = tuple((f, p) for f, p in watch.get("forbidden_files", []))
+    blocked_c = proxy(_blocked_c_functions())
+    library = tuple(library) or ("\0",)
+    _isinstance, _id, _getattr, _next, _dict = isinstance, id, getattr, next, dict
+    withheld_cls = Withheld
+    watching = bool(forbidden or required or withheld or lp_watch)
+    # The caches are C objects (functools' lru_cache): nothing can be put into them from Python,
+    # so a submission that gets hold of the hook cannot teach it that forbidden code is clean.
+    cache = _lru_cache()
+
+    def compute(co):
+        fp = key(co, sha) if sha and watching else ""
+        bad = forbidden.get(fp) or (forbidden.get(body_key(co, sha)) if fp else None) or _next(
+            (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
+        )
+        return (bad, required.get(fp), withheld.get(fp), lp_watch.get(fp))
+
+    lookup = cache(compute)
+    flag = cache(lambda message: report("V", message))  # each message once
+    reach = cache(lambda path: report("Q", path))
+
+    def on_stack(frame, role):
+        f = frame
+        while f is not None:
+            if lookup(f.f_code)[3] == role:
+                return True
+            f = f.f_back
+        return False
+
+    def hook(frame, event, arg):
+        if event == "call":
+            co = frame.f_code
+            hit = lookup(co)
+            if hit[0]:
+                flag(f"called {hit[0]} ({co.co_name})")
+            if hit[1]:
+                reach(hit[1])
+            if hit[3] == "wrapper":
+                if not on_stack(frame.f_back, "linprog"):
+                    flag("called scipy's HiGHS interface directly (not through scipy.optimize.linprog)")
+                report("L", lp_record(frame.f_locals))
+        elif event == "return" and withheld and _isinstance(arg, _dict):
+            hit = lookup(frame.f_code)
+            caller = frame.f_back
+            inner = caller is not None and lookup(caller.f_code)[2]
+            if hit[2] and not inner:  # leaving the withheld functions' own calls
+                path, keys = hit[2]
+                for k in keys:  # a Withheld in the dict the answer gets back
+                    if k in arg:
+                        arg[k] = withheld_cls(path, k)
+        elif event == "c_call":
+            name = blocked_c.get(_id(arg))
+            if name is not None and frame.f_code not in own_codes:
+                file = frame.f_code.co_filename
+                # A library's own frame lookups (typing_extensions does one while a module is imported
+                # lazily, on a first call) are not the answer's: only sys._getframe is exempted so.
+                if name != "sys._getframe" or not _library_call(file):
+                    flag(f"called {name} while graded")
+            elif lp_watch and _getattr(arg, "__module__", None) in HIGHS_CORE and not on_stack(
+                frame, "wrapper"
+            ):
+                flag("called HiGHS's C interface directly (not through scipy.optimize.linprog)")
+
+    def _library_call(file):
+        return (file.startswith(library) or file.startswith("<frozen ")) and not file.endswith(FRAME_GIVERS)
+
+    own_codes = frozenset({call.__code__, _graded_runs.__code__})
+    return hook
+
+
+def install_guard(user_ns=None):
+    """Register the kernel's audit hook; the grader runs this before any cell of a submission.
+
+    Being the first audit hook, it sees every audited event before any hook the submission
+    could add (it refuses ``sys.addaudithook`` from then on). Outside graded calls it refuses
+    ``gc``'s object walks, ``ctypes`` used by the submission's own code, and any look at its
+    own attributes. A graded call starts when :func:`_graded_runs` (recognised by its code)
+    installs its profile hook: the guard takes the hook and the call's ``report`` from that
+    frame, and, while that hook is installed, refuses (``PermissionError``, and a violation
+    reported at once) switching it off from any other frame, ``sys.settrace``, reading a
+    frame out of a traceback, generator or coroutine, ``sys._getframe`` from the answer's code
+    (or through ``inspect``/``traceback``/``logging``), ``sys._current_frames``, and replacing
+    a function's ``__code__``. Nothing refers to it but the interpreter's list of audit hooks.
+    """
+    import sys
+    import sysconfig
+
+    builtins_ns, problems = _private_builtins()
+    if problems:
+        raise RuntimeError("; ".join(problems))
+    g = _private_copies(("_const", "_fingerprint", "_key", "_normalised_code"), builtins_ns)
+    sha = _sha256()
+    paths = sysconfig.get_paths()
+    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
+    library = tuple(sorted({os.path.join(paths[k], "") for k in kinds}))
+    data = (
+        sys.getprofile,
+        sys._getframe,
+        [None, None, None],  # the graded call's hook, report and frame (while one runs)
+        [False],  # busy: the guard's own frame lookups raise events too
+        g["_key"],
+        sha,
+        g["_key"](_graded_runs.__code__, sha),
+        library,
+        REFUSED_EVENTS,
+        FRAME_ATTRIBUTES,
+        FRAME_GIVERS,
+        PermissionError,
+        [None],  # the guard itself (and the entry point)
+        frozenset({"__defaults__", "__kwdefaults__", "__code__", "__globals__", "__closure__"}),
+        AttributeError,
+        id,
+        frozenset(  # the harness's code objects, by identity (a copy compiled elsewhere is not one)
+            id(co)
+            for value in list(globals().values())
+            if hasattr(value, "__code__") and getattr(value, "__module__", None) == __name__
+            for co in _code_objects(value.__code__)
+        ),
+    )
+
+    def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code"):
+        # every name it uses is in _d: no globals, no builtins. The first test is the common
+        # event (the profile hook reading frame.f_code on every call): it must cost little.
+        if event == _getattr and args[1] == _code:
+            return
+        get_profile, get_frame, cur, busy, key, sha, graded = _d[:7]
+        library, refused, frame_attrs, givers, error, me, own, missing, ident, codes = _d[7:]
+        if event == "object.__getattr__" or event == "object.__setattr__":
+            if args[1] in own and (args[0] is me[0] or args[0] is me[-1]):
+                raise error("the grader's audit hook cannot be inspected")
+            if args[1] == "__defaults__" or args[1] == "__kwdefaults__":
+                # the harness's functions keep the kernel's secret among their defaults
+                try:
+                    harness = args[0].__code__.co_filename == "<sslteach grader>"
+                except missing:
+                    harness = False
+                if harness and not busy[0]:
+                    busy[0] = True
+                    try:
+                        own_read = ident(get_frame(1).f_code) in codes  # the harness's own code
+                    finally:
+                        busy[0] = False
+                    if not own_read:
+                        raise error("the grader's functions cannot be inspected")
+            if event == "object.__getattr__" and args[1] not in frame_attrs:
+                return
+            if event == "object.__setattr__" and args[1] != "__code__":
+                return
+        elif event in refused or event == "sys._getframe" or event.startswith("ctypes."):
+            pass
+        else:
+            return
+        if busy[0]:
+            return
+        active = cur[0] is not None and get_profile() is cur[0]
+        busy[0] = True
+        try:
+            caller = get_frame(1)
+            file = caller.f_code.co_filename
+
+            def in_library(f):
+                return (f.startswith(library) or f.startswith("<frozen ")) and not f.endswith(givers)
+
+            if event == "sys.setprofile":
+                if not active:
+                    if key(caller.f_code, sha) == graded:  # a graded call begins: take its hook and report
+                        loc = caller.f_locals
+                        cur[0], cur[1], cur[2] = loc.get("hook"), loc.get("report"), caller
+                    return
+                if caller is cur[2]:
+                    return  # the harness switching its own hook off
+            elif event.startswith("ctypes."):
+                f = caller
+                while f is not None and "/ctypes/" in f.f_code.co_filename:
+                    f = f.f_back
+                if f is None or in_library(f.f_code.co_filename):
+                    return  # a library's own use (threadpoolctl finds the BLAS so)
+            elif event.startswith("gc.") or event == "sys.addaudithook":
+                pass  # refused at any time
+            elif not active:
+                return
+            elif event == "sys._getframe" and in_library(file):
+                return
+            what = f"read .{args[1]}" if event == "object.__getattr__" else (
+                "replaced a function's __code__" if event == "object.__setattr__" else event
+            )
+            if active and cur[1] is not None:
+                cur[1]("V", f"{what} while graded (refused: it reaches the grader's own objects)")
+        finally:
+            busy[0] = False
+        raise error(f"{event} is refused by the grader")
+
+    data[12][0] = guard
+    sys.addaudithook(guard)
+    # The kernel's secret: made here, before any cell of the submission, and said only to the
+    # grader (this cell's output). The grader signs each call's payload with it and the harness
+    # each line it writes, so a reply can come only from this harness.
+    key = os.urandom(16).hex()
+    if user_ns is None:
+        user_ns = get_ipython().user_ns  # noqa: F821 (the kernel's IPython)
+    literal = _literal_reader()
+
+    # Only these two hold the secret (among their defaults, which the audit hook refuses to read to
+    # other code); they run only while they sign, so no frame below a graded answer holds it.
+    def sign(text, _key=key, _mac=line_mac, _sha=sha):
+        return _mac(_key, text, _sha)
+
+    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal):
+        if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
+            payload = _literal.read(payload[len("@file:") :])
+        if _sign(payload) != mac:
+            return  # not the grader's payload: no reply (the grader says so)
+        _call(_ns, payload, _sign)
+
+    data[12].append(entry)  # its attributes are refused like the guard's
+    user_ns[ENTRY] = entry
+    print(KEY_LINE + key)
+    del key
+    return True
+
+
+def _lru_cache():
+    """functools' C ``lru_cache`` (unbounded), checked to be the C type itself."""
+    import _functools
+    from collections import namedtuple
+
+    wrapper = _functools._lru_cache_wrapper
+    c_call = type(vars(wrapper).get("__call__")).__name__ == "wrapper_descriptor"  # a C type's slot
+    if not (type(wrapper) is type and wrapper.__name__ == "_lru_cache_wrapper" and c_call
+            and wrapper.__mro__[1:] == (object,)):
+        raise RuntimeError("functools' lru_cache was replaced before grading")
+    info = namedtuple("CacheInfo", ["hits", "misses", "maxsize", "currsize"])
+    return lambda fn: wrapper(fn, None, False, info)
+
+
+def _lp_record(loc):
+    """What HiGHS is given, read from the arguments of scipy's ``_highs_wrapper``: plain values."""
+    import numpy as _np
+
+    def arr(x):
+        return _np.asarray(x if x is not None else [], dtype=float).ravel()
+
+    c, lhs, rhs, lb, ub = (arr(loc.get(k)) for k in ("c", "lhs", "rhs", "lb", "ub"))
+    big = 1e20  # scipy hands HiGHS its infinity (1e30) for np.inf
+    n = int(c.size)
+    if lhs.size == 0:
+        lhs = _np.full(rhs.size, -_np.inf)
+    eq = (lhs == rhs) & (_np.abs(rhs) < big)
+    return {
+        "n_vars": n,
+        "n_rows": int(rhs.size),
+        "n_eq": int(eq.sum()),
+        "n_ub": int(((lhs <= -big) & (rhs < big)).sum()),
+        "n_lb": int(((lhs > -big) & (rhs >= big)).sum()),
+        "n_range": int(((lhs > -big) & (rhs < big) & ~eq).sum()),
+        # None for no bound (the record travels as a Python literal, which has no inf)
+        "lb": [float(v) if abs(v) < big else None for v in (lb if lb.size else _np.zeros(n))],
+        "ub": [float(v) if abs(v) < big else None for v in (ub if ub.size else _np.full(n, _np.inf))],
+    }
 
 
 def _error_line(exc):
@@ -461,85 +821,131 @@ def _attribute_call(obj, attrs):
     return attribute_call
 
 
-def call(user_ns, payload):
-    """Run one call described by ``payload`` (a JSON string); report on the kernel's stdout.
+def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, setprofile, getprofile):
+    """``(encoded result, best CPU seconds, its wall seconds, switched off)``: the answer run
+    ``repeat`` times.
 
-    Every line it writes starts with the payload's nonce: ``<nonce>V<repr>`` at once for each
-    violation seen while the student's code runs (so that nothing the code does later can
-    take it back), and one final ``<nonce>R<repr>`` with a dict of plain Python values (the
-    grader reads both with :func:`ast.literal_eval`).
+    The result is encoded (:func:`encode`) while the hook is still on, after the clock stopped:
+    encoding runs the answer's own code too (a ``__float__`` or ``__array__`` of its class,
+    pandas' ``to_numpy``, a sparse matrix's ``tocsr``), which must be watched like the rest;
+    its time is not counted. The kernel's audit hook (:func:`install_guard`) recognises this
+    function's code when it installs ``hook`` and takes ``hook`` and ``report`` from this
+    frame: do not rename them.
+    """
+    best = best_wall = result = None
+    switched_off = False
+    for _ in range(repeat):
+        setprofile(hook)
+        start, start_wall = clock(), wall()
+        elapsed = None
+        try:
+            value = fn(*args, **kwargs)
+            elapsed, elapsed_wall = clock() - start, wall() - start_wall
+            result = encode(value)
+        finally:
+            if elapsed is None:
+                elapsed, elapsed_wall = clock() - start, wall() - start_wall
+            still = getprofile()
+            setprofile(None)
+        switched_off = switched_off or still is not hook
+        if best is None or elapsed < best:
+            best, best_wall = elapsed, elapsed_wall
+        if elapsed > enough:
+            break  # one run this slow is measurement enough: repeats only tame noise
+    return result, best, best_wall, switched_off
+
+
+def _literal_reader():
+    """``eval`` of a Python literal with no builtins (``.read(path)`` reads a file with the genuine
+    ``open``), or None if ``eval`` or ``open`` was replaced."""
+    import builtins
+
+    ev, op = builtins.eval, builtins.open
+    if not (_genuine(ev, "builtins", "eval") and _genuine(op, "io", "open")):
+        return None
+
+    def literal(text):
+        return ev(text, {"__builtins__": {}}, {})
+
+    def read(path):
+        with op(path, encoding="utf-8") as fh:
+            return fh.read()
+
+    literal.read = read
+    return literal
+
+
+#: Characters of a line's keyed digest (:func:`line_mac`).
+MAC_CHARS = 24
+
+
+def line_mac(key, text, sha=None):
+    """The keyed digest that signs a line (or a payload): only the holder of ``key`` can make it."""
+    return (sha or _sha256())(("\0" + key + "\0" + text + "\0" + key).encode()).hexdigest()[:MAC_CHARS]
+
+
+def _unsigned(text):
+    """The signer of calls made outside a kernel with the harness installed (tests): key ``""``."""
+    return line_mac("", text)
+
+
+def call(user_ns, payload, sign=_unsigned):
+    """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
+
+    Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
+    (keyed with the kernel's secret, see :func:`install_guard`): ``V`` at once for each violation seen
+    while the student's code runs (so that nothing the code does later can take it back),
+    ``Q`` for each required function reached, ``L`` for each LP given to HiGHS, and one final
+    ``R`` with a dict of plain Python values, among them how many lines of each kind were
+    written before it (so that a line suppressed on its way out is noticed). The grader reads
+    them with :func:`ast.literal_eval`; a line whose digest is wrong, more than one ``R``, or a
+    missing line is tampering.
     """
     import sys
     import time
 
-    req = json.loads(payload)
+    # the payload is a Python literal read by the genuine eval with no builtins: the json module
+    # (like any module) could have been replaced by the submission's cells before grading
+    literal = _literal_reader()
+    if literal is None:
+        return  # no nonce to report with: the grader finds no reply, and says so
+    if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
+        payload = literal.read(payload[len("@file:") :])
+    req = literal(payload)
     nonce = req["nonce"]
     stream = sys.stdout
     write, flush = stream.write, stream.flush
     pre = _replaced_before_grading(stream)
+    builtins_ns, more = _private_builtins()
+    pre += more
     # CPU seconds of this process (its threads included): another process's load on a
     # shared grader does not inflate them, as it inflates the wall clock (kept beside them,
     # to catch work handed to another process)
     setprofile, getprofile = sys.setprofile, sys.getprofile
     clock, wall = time.process_time, time.perf_counter
 
-    def report(kind, value):
-        write(nonce + kind + repr(value) + "\n")
-        flush()
+    # C counters: they only go up, so nothing can hide a line by lowering its count
+    counts = {k: _count() for k in "VQL"}
+
+    def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
+               _next=next, _counts=counts):
+        # V, Q and L only: the hook holds this function, and a submission that gets hold of the hook
+        # could call it; the result line is written by call itself (below), which nothing holds
+        counter = _counts[kind]
+        text = kind + _repr(value)
+        _write(_nonce + _sign(_nonce + text) + text + "\n")
+        _flush()
+        _next(counter)
 
     for v in pre:
         report("V", v)
-    watch = req.get("watch") or {}
-    forbidden, required = watch.get("forbidden", {}), watch.get("required", {})
-    withheld, forbidden_files = watch.get("withheld", {}), watch.get("forbidden_files", [])
-    library = tuple(watch.get("library", ())) or ("\0",)
-    blocked_c = _blocked_c_functions()
     try:
         sha = _sha256()
     except RuntimeError as exc:
         sha = None
         report("V", str(exc))
-    seen, reported, reached = {}, set(), set()
-
-    def flag(message):
-        if message not in reported:
-            reported.add(message)
-            report("V", message)
-
-    def hook(frame, event, arg):
-        if event == "call":
-            co = frame.f_code
-            hit = seen.get(id(co))
-            if hit is None:
-                fp = _key(co, sha) if sha and (forbidden or required or withheld) else ""
-                bad = forbidden.get(fp) or (forbidden.get(_body_key(co, sha)) if fp else None) or next(
-                    (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
-                )
-                hit = (co, bad, required.get(fp), withheld.get(fp))
-                seen[id(co)] = hit
-            if hit[1]:
-                flag(f"called {hit[1]} ({co.co_name})")
-            if hit[2]:
-                reached.add(hit[2])
-        elif event == "return" and withheld and isinstance(arg, dict):
-            hit = seen.get(id(frame.f_code))
-            caller = frame.f_back
-            inner = caller is not None and (seen.get(id(caller.f_code)) or (0, 0, 0, None))[3]
-            if hit is not None and hit[3] and not inner:  # leaving the withheld functions' own calls
-                path, keys = hit[3]
-                for key in keys:  # a Withheld in the dict the answer gets back
-                    if key in arg:
-                        arg[key] = Withheld(path, key)
-        elif event == "c_call" and id(arg) in blocked_c and frame.f_code is not own_code:
-            name = blocked_c[id(arg)]
-            file = frame.f_code.co_filename
-            # A library's own frame lookups (typing_extensions does one while a module is imported
-            # lazily, on a first call) are not the answer's: only sys._getframe is exempted so.
-            if name != "sys._getframe" or not (file.startswith(library) or file.startswith("<frozen ")):
-                flag(f"called {name} while graded")
-
-    own_code = call.__code__  # the harness's own setprofile(None) after the call
-    out = {"result": None, "error": None, "seconds": None, "required": []}
+    watch = req.get("watch") or {}
+    out = {"result": None, "error": None, "seconds": None}
     head, *attrs = req["function"].split(".")
     fn = user_ns.get(head)
     if attrs and fn is not None:  # "obj.attr.method": looked up inside the graded call, under the hook
@@ -550,25 +956,20 @@ def call(user_ns, payload):
         try:
             args = decode(req["args"])
             kwargs = decode(req["kwargs"])
-            best = None
-            for _ in range(int(req.get("repeat", 1))):
-                setprofile(hook)
-                start, start_wall = clock(), wall()
-                try:
-                    result = fn(*args, **kwargs)
-                finally:
-                    elapsed, elapsed_wall = clock() - start, wall() - start_wall
-                    still = getprofile()
-                    setprofile(None)
-                if still is not hook:
-                    flag("the grader's profile hook was switched off while graded")
-                if best is None or elapsed < best:
-                    best, best_wall = elapsed, elapsed_wall
-                if elapsed > float(req.get("enough", float("inf"))):
-                    break  # one run this slow is measurement enough: repeats only tame noise
+            hook = _make_guard(watch, report, sha, watch.get("library", ()), builtins_ns)
+            del watch, req["watch"]
+            result, best, best_wall, off = _graded_runs(
+                fn, args, kwargs, int(req.get("repeat", 1)), float(req.get("enough", 1e300)),
+                hook, report, clock, wall, setprofile, getprofile,
+            )
+            del hook
+            if off:
+                report("V", "the grader's profile hook was switched off while graded")
             out["seconds"], out["wall_seconds"] = best, best_wall
-            out["result"] = encode(result)
+            out["result"] = result  # encoded under the hook, in _graded_runs
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
-    out["required"] = sorted(reached)
-    report("R", out)
+    out["lines"] = {k: next(c) for k, c in counts.items()}
+    text = "R" + repr(out)
+    write(nonce + sign(nonce + text) + text + "\n")
+    flush()

@@ -1223,6 +1223,9 @@ class Grader:
                     inst = nbformat.read(str(self.instructor_path), as_version=4)
                     kernel = self._kernel(sandbox=False)
                     try:
+                        from .hidden import guard_kernel
+
+                        guard_kernel(kernel, self.timeout)  # the harness, before the instructor's cells
                         cells = _plan(inst, None, set(specs), specs)[0]
                         for cell in cells:
                             r = kernel.run(cell["source"], self.timeout)
@@ -1286,6 +1289,10 @@ class Grader:
         try:
             if needs_kernel:
                 kernel = self._kernel(self.sandbox)
+                if specs:  # before the submission's first cell: see _kernel_harness.install_guard
+                    from .hidden import guard_kernel
+
+                    guard_kernel(kernel, self.timeout)
             dead = self._run_cells(kernel, cells if kernel else [], problems, answer_errors, check_status)
             dead = self._run_legacy_checks(kernel, legacy, check_status, dead)
             auto_status = self._run_hidden_tests(kernel, specs, refs, broken, dead)
@@ -1338,7 +1345,7 @@ class Grader:
 
     def _run_hidden_tests(self, kernel, specs, refs, broken, dead):
         """``{label: (ok, status, message)}`` of the hidden tests of the untampered exercises."""
-        from .hidden import judge
+        from .hidden import TAMPERED, judge
 
         auto_status: dict[str, tuple[bool, str, str]] = {}
         for label, spec in (specs or {}).items():
@@ -1350,11 +1357,11 @@ class Grader:
             ok, message = judge(kernel, spec, refs[label], min(self.timeout, 120.0))
             if not kernel.km.is_alive():
                 dead = "the kernel died during the hidden tests"
-            auto_status[label] = (
-                ok,
-                "passed" if ok else ("timeout" if "Timeout" in message else "failed"),
-                message,
-            )
+            if message.startswith(TAMPERED):  # a forged reply: reported as tampering, with the reason
+                status, message = "tampered", message[len(TAMPERED) :]
+            else:
+                status = "passed" if ok else ("timeout" if "Timeout" in message else "failed")
+            auto_status[label] = (ok, status, message)
         return auto_status
 
 

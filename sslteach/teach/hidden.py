@@ -26,6 +26,17 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     recognises them) returns a dict to the answer's code, those keys are replaced by a
     value whose every use raises, saying why (``{"scipy.optimize.linprog": ["ineqlin",
     ...]}`` hides the solver's multipliers from an answer that must solve the dual itself);
+``record_lps`` (optional)
+    ``True``: every LP the answer has HiGHS solve through ``scipy.optimize.linprog`` (any
+    ``"highs"`` method) is recorded as scipy hands it to HiGHS, and ``compare`` finds the
+    records in ``case["lps"]``: a list of dicts with ``n_vars``, ``n_rows``, ``n_ub``
+    (rows ``A x <= b``), ``n_eq`` (rows ``A x = b``), ``n_lb`` and ``n_range`` (rows with a
+    finite lower side), and the variables' bounds ``lb``, ``ub`` (lists, ``None`` for none).
+    HiGHS reached any other way while graded (scipy's private ``_linprog_highs`` or
+    ``_highs_wrapper``, or the methods of its C module ``scipy.optimize._highspy._core`` or of
+    ``highspy._core``) is a violation, so the records hold every LP the answer solved with
+    HiGHS; this lets a spec check *which* LP was built (its rows and bounds), not only its
+    solution;
 ``cost`` (optional)
     ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
     the answer runs on inputs of both sizes (CPU seconds of its kernel, best of three, one
@@ -53,12 +64,14 @@ import json
 import math
 import secrets
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from . import _kernel_harness as codec
+from .slicing import _PARSE_LOCK
 
 HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
 CALL_TIMEOUT = 60.0
@@ -69,6 +82,8 @@ ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise 
 # doing its work) fails. Ten runnable processes on two cores stretch wall time about 5x.
 WAIT_LIMIT_SECONDS = 2.0
 WAIT_RATIO = 20.0
+#: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
+TAMPERED = "tampering: "
 
 
 def Case(function, *args, name="", meta=None, **kwargs):  # noqa: N802 (reads as a record in the specs)
@@ -142,6 +157,7 @@ class Spec:
     cost: dict | None
     functions: list = field(default_factory=list)
     withhold: dict = field(default_factory=dict)
+    record_lps: bool = False
 
 
 def load_spec(label: str, source: str, rng) -> Spec:
@@ -167,6 +183,7 @@ def load_spec(label: str, source: str, rng) -> Spec:
         cost,
         functions,
         {str(k): [str(x) for x in v] for k, v in dict(ns.get("withhold", {})).items()},
+        bool(ns.get("record_lps", False)),
     )
 
 
@@ -178,6 +195,9 @@ class CallResult:
     required: list = field(default_factory=list)
     seconds: float | None = None
     wall_seconds: float | None = None
+    grader_seconds: float | None = None  # the wall time of the whole call, seen from the grader
+    lps: list = field(default_factory=list)
+    tampered: str = ""
 
 
 _ENCODED: dict[int, tuple] = {}
@@ -197,13 +217,36 @@ def _encoded(args):
 _WATCH: dict = {}
 
 
-def _watch(forbid, require, withhold):
+def _watch(forbid, require, withhold, record_lps=False):
     """:func:`_kernel_harness.watch_lists`, computed once per grading process and list."""
-    key = json.dumps([list(forbid), list(require), withhold or {}], sort_keys=True)
+    key = json.dumps([list(forbid), list(require), withhold or {}, bool(record_lps)], sort_keys=True)
     with _ENCODED_LOCK:
         if key not in _WATCH:
-            _WATCH[key] = codec.watch_lists(forbid, require, withhold)
+            _WATCH[key] = codec.watch_lists(forbid, require, withhold, record_lps=record_lps)
         return _WATCH[key]
+
+
+def guard_kernel(kernel, timeout=CALL_TIMEOUT):
+    """Install the harness in a fresh kernel, before any cell of the notebook it will grade.
+
+    It registers the audit hook and the entry point of hidden-test calls and announces the
+    kernel's secret, kept on ``kernel.sslteach_key`` (see
+    :func:`sslteach.teach._kernel_harness.install_guard`); ``ValueError`` if it fails there.
+    The harness runs with a copy of the builtins taken now, before the notebook could change them.
+    """
+    code = (
+        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
+        f"__ns['install_guard']()))({{'__name__': '__sslteach_grader__', "
+        f"'__builtins__': __import__('builtins').__dict__.copy()}})\n"
+        "None"
+    )
+    run = kernel.run(code, timeout)
+    lines = run.stdout.splitlines()
+    keys = [line[len(codec.KEY_LINE) :] for line in lines if line.startswith(codec.KEY_LINE)]
+    if run.status != "ok" or len(keys) != 1:
+        why = run.error or run.status
+        raise ValueError(f"the grader's harness could not be installed in the kernel: {why}")
+    kernel.sslteach_key = keys[0].strip()
 
 
 def call_in_kernel(
@@ -215,6 +258,7 @@ def call_in_kernel(
     forbid=(),
     require=(),
     withhold=None,
+    record_lps=False,
     repeat=1,
     enough=None,
     timeout=CALL_TIMEOUT,
@@ -225,62 +269,95 @@ def call_in_kernel(
     ``enough`` seconds.
     """
     nonce = "@@" + secrets.token_hex(12) + "@@"
-    payload = json.dumps(
+    # a Python literal (the kernel reads it with eval and no builtins, not with its json module,
+    # which a submission could have replaced): strings, finite numbers, lists, dicts, None
+    payload = repr(
         {
             "nonce": nonce,
             "function": function,
             "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
-            "watch": _watch(forbid, require, withhold),
+            "watch": _watch(forbid, require, withhold, record_lps),
             "repeat": repeat,
-            "enough": float("inf") if enough is None else float(enough),
+            "enough": 1e300 if enough is None else float(enough),
         }
     )
+    key = getattr(kernel, "sslteach_key", None)
+    if key is None:
+        raise ValueError("the kernel has no grader's harness: run guard_kernel(kernel) before its first cell")
     if len(payload) > 100_000:  # large inputs travel through a file in the kernel's working folder
         path = Path(kernel.workdir) / f"payload-{nonce.strip('@')}.json"
         path.write_text(payload, encoding="utf-8")
-        arg = f"open({str(path)!r}, encoding='utf-8').read()"
+        arg = repr("@file:" + str(path))  # read by the harness with the genuine open
     else:
         arg = repr(payload)
-    code = (
-        f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-        f"__ns['call'](get_ipython().user_ns, {arg})))({{'__name__': '__sslteach_grader__'}})\n"
-        "None"
-    )
+    # the entry point installed before the notebook's cells, with the payload's keyed digest: a
+    # function of the notebook's put in its place cannot make a reply that the grader accepts
+    code = f"{codec.ENTRY}({arg}, {codec.line_mac(key, payload)!r})\nNone"
+    started = time.perf_counter()
     try:
         run = kernel.run(code, timeout)
     finally:
+        grader_seconds = time.perf_counter() - started
         if arg != repr(payload):
             path.unlink(missing_ok=True)
-    out = CallResult()
+    out = CallResult(grader_seconds=grader_seconds)
     finals = []
+    forged = 0
     for line in run.stdout.splitlines():
         i = line.find(nonce)
         if i < 0:
             continue
-        kind, body = line[i + len(nonce)], line[i + len(nonce) + 1 :]
+        rest = line[i + len(nonce) :]
+        n = codec.MAC_CHARS
+        mac, kind, body = rest[:n], rest[n : n + 1], rest[n + 1 :]
+        if not kind or codec.line_mac(key, nonce + kind + body) != mac:
+            forged += 1  # a line in the grader's format that the harness did not write
+            continue
         try:
-            data = ast.literal_eval(body)
+            with _PARSE_LOCK:  # literal_eval parses: see slicing.parse (CPython 3.11, threads)
+                data = ast.literal_eval(body)
         except (ValueError, SyntaxError):
             out.violations.append("a line in the grader's format could not be read")
             continue
         if kind == "V":
             out.violations.append(str(data))
+        elif kind == "Q":
+            out.required.append(str(data))
+        elif kind == "L":
+            out.lps.append(data)
         elif kind == "R":
             finals.append(data)
-    if run.status != "ok" and not finals:
-        out.error = run.error or run.status
+    if forged:
+        out.tampered = f"{forged} line(s) of the reply were not written by the grader's harness (forged)"
+        out.violations.append(out.tampered)
         return out
-    if len(finals) != 1:
-        out.violations.append("the grader's reply was forged or suppressed")
-        out.error = out.error or "no single reply from the grader's harness"
+    if len(finals) > 1:  # the harness writes one: the others are forged
+        out.tampered = f"the grader's harness replied {len(finals)} times to one call (its reply was forged)"
+        out.violations.append(out.tampered)
+        return out
+    if run.status != "ok":  # the harness catches every error of the answer: its cell cannot fail
+        out.error = run.error or run.status
+        if finals:
+            out.tampered = "the call's reply came from a cell that then failed (its reply was forged)"
+            out.violations.append(out.tampered)
+        return out
+    if not finals:
+        out.violations.append("the grader's reply was suppressed")
+        out.error = "no reply from the grader's harness"
         return out
     final = finals[0]
     if not isinstance(final, dict):
         out.error = "the grader's reply was not readable"
         return out
+    got = {"V": len(out.violations), "Q": len(out.required), "L": len(out.lps)}
+    if final.get("lines") != got:  # a line the harness wrote did not arrive: suppressed on its way out
+        out.tampered = (
+            f"lines of the grader's reply were suppressed (written {final.get('lines')}, received {got})"
+        )
+        out.violations.append(out.tampered)
+        return out
     out.error = final.get("error") or ""
-    out.required = list(final.get("required") or [])
     out.seconds = final.get("seconds")
     out.wall_seconds = final.get("wall_seconds")
     if not out.error:
@@ -346,22 +423,30 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
             {},
             forbid=spec.forbid,
             withhold=spec.withhold,
+            record_lps=spec.record_lps,
             repeat=3,
             enough=ENOUGH_SECONDS,
             timeout=min(timeout, c.get("timeout", 30.0)),
         )
+        if r.tampered:
+            return TAMPERED + f"cost test, n = {n}: {r.tampered}"
         if r.violations:
             return f"cost test, n = {n}: {_violations_text(r.violations)}"
         if r.error:
             return f"cost test, n = {n}: {c['function']} raised {r.error}"
         msg = compare(
-            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None},
+            {"function": c["function"], "args": args, "kwargs": {}, "name": f"n = {n}", "meta": None,
+             "lps": r.lps},
             r.value,
             want,
         )
         if msg:
             return f"cost test, n = {n}: {msg}"
-        cpu, elapsed = max(r.seconds or 0.0, 1e-6), r.wall_seconds or 0.0
+        cpu = max(r.seconds or 0.0, 1e-6)
+        # the wall time of one run, as the kernel measured it and as the grader saw the call (the
+        # kernel's own figures could be forged: the grader's clock cannot be)
+        runs = 1 if cpu > ENOUGH_SECONDS else 3
+        elapsed = max(r.wall_seconds or 0.0, (r.grader_seconds or 0.0) / runs)
         if elapsed > WAIT_LIMIT_SECONDS and elapsed > WAIT_RATIO * cpu:
             return (
                 f"cost test, n = {n}: {c['function']} took {elapsed:.3g} s but computed for only "
@@ -406,9 +491,12 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
             forbid=spec.forbid,
             require=spec.require,
             withhold=spec.withhold,
+            record_lps=spec.record_lps,
             timeout=timeout,
         )
         label = case["name"] or case["function"]
+        if r.tampered:
+            return False, TAMPERED + f"{label}: {r.tampered}"
         if r.violations:
             return False, f"{label}: {_violations_text(r.violations)}"
         if r.error and "Timeout" in r.error:
@@ -416,6 +504,8 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         if r.error:
             return False, f"{label}: {case['function']} raised {r.error}"
         required_seen.update(r.required)
+        if spec.record_lps:
+            case = {**case, "lps": r.lps}
         try:
             msg = compare(case, r.value, want)
         except Exception as exc:  # a value of the wrong kind

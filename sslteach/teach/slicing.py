@@ -86,7 +86,7 @@ def slice_statements(source: str, need: set[str]) -> tuple[str, set[str]]:
     ('import numpy as np\nrng = np.random.default_rng()', set())
     """
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError:
         return source, uses(source)
     lines = source.split("\n")
