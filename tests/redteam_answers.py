@@ -420,6 +420,8 @@ MORE_SHORTCUTS["00_foundations"] = {
         "def numerical_rank(A, tol=1e-9):\n    return int(np.sum(np.abs(np.linalg.eigvalsh(A)) > tol))",  # absolute tolerance (c0_r2)
         "def numerical_rank(A, tol=1e-9):\n    ev = np.linalg.eigvalsh(A)\n"  # relative to the largest eigenvalue (c0_wrong)
         "    return int(np.sum(np.abs(ev) > tol * max(ev.max(), 1e-300)))",
+        "def numerical_rank(A, tol=1e-9):\n    ev = np.abs(np.linalg.eigvalsh(A))\n"  # relative to the sum of magnitudes (red team 4, W1)
+        "    return int(np.sum(ev > tol * ev.sum()))",
     ),
     # Red team 4 (S1): the forbidden np.eye in a thread the profile hook does not watch: a raw thread started from
     # C code (no call event), and (a submission of its own) a worker thread started at cell time
