@@ -89,6 +89,10 @@ def encode(obj, depth=0):
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         return {"__npy__": base64.b64encode(buf.getvalue()).decode("ascii")}
+    if t is list:
+        fast = _float_rows(obj)
+        if fast is not None:
+            return fast
     if issubclass(t, list):
         return {"__seq__": [encode(x, depth + 1) for x in list.copy(obj)]}
     if issubclass(t, tuple):
@@ -100,6 +104,22 @@ def encode(obj, depth=0):
     if any("__next__" in type.__dict__["__dict__"].__get__(k) for k in type.__dict__["__mro__"].__get__(t)):
         return {"__type__": _type_name(t), "__iterator__": True}  # a generator or another iterator
     return {"__type__": _type_name(t)}
+
+
+def _float_rows(obj, _float=float, _list=list, _type=type, _set=set, _map=map):
+    """:func:`encode`'s value of a plain list of plain floats, or of a plain list of such lists, or
+    None: the same encoding, made without a Python call per element (``float.__repr__`` through
+    ``map``), since encoding runs under the profile hook and a 1600 x 1600 result (``.tolist()``)
+    took most of a cost test's time limit element by element."""
+    kinds = _set(_map(_type, obj))
+    if kinds == {_float}:
+        return {"__seq__": [{"__float__": r} for r in _map(_float.__repr__, obj)]}
+    if kinds != {_list}:
+        return None
+    for row in obj:
+        if _set(_map(_type, row)) != {_float}:
+            return None
+    return {"__seq__": [{"__seq__": [{"__float__": r} for r in _map(_float.__repr__, row)]} for row in obj]}
 
 
 def _heap_type(t):
@@ -758,12 +778,32 @@ def install_guard(user_ns=None):
     def sign(text, _key=key, _mac=line_mac, _sha=sha):
         return _mac(_key, text, _sha)
 
-    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal, _census=census):
+    # The harness's namespace, as installed: a graded answer that got hold of the hook could reach
+    # it through a function's __globals__ (CPython raises no audit event for that) and replace a
+    # helper or a builtin for the calls after it; each call checks it and puts it back first.
+    here = globals()
+    snapshot = (tuple(here.items()), tuple(here["__builtins__"].items()))
+
+    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal, _census=census,
+              _here=here, _builtins=here["__builtins__"], _snap=snapshot, _len=len, _dict=dict):
+        names, builtin_items = _snap
+        changed = _len(_here) != _len(names) or _len(_builtins) != _len(builtin_items)
+        for table, items in ((_here, names), (_builtins, builtin_items)):
+            for name, value in items:
+                if table.get(name, _here) is not value:
+                    changed = True
+                    table[name] = value
+        if changed:
+            _builtins.clear()
+            _builtins.update(builtin_items)
+            keep = _dict(names)
+            for name in [n for n in _here if n not in keep]:
+                del _here[name]
         if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
             payload = _literal.read(payload[len("@file:") :])
         if _sign(payload) != mac:
             return  # not the grader's payload: no reply (the grader says so)
-        _call(_ns, payload, _sign, _census)
+        _call(_ns, payload, _sign, _census, changed)
 
     data[12].append(entry)  # its attributes are refused like the guard's
     user_ns[ENTRY] = entry
@@ -871,7 +911,7 @@ def _attribute_call(obj, attrs):
 
 
 def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, setprofile, getprofile,
-                 census=None):
+                 census=None, _encode=None, _note=None):
     """``(encoded result, best CPU seconds, its wall seconds, switched off, every run's CPU
     seconds)``: the answer run ``repeat`` times.
 
@@ -895,14 +935,14 @@ def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, se
         try:
             value = fn(*args, **kwargs)
             elapsed, elapsed_wall = clock() - start, wall() - start_wall
-            result = encode(value)
+            result = (_encode or encode)(value)
         finally:
             if elapsed is None:
                 elapsed, elapsed_wall = clock() - start, wall() - start_wall
             still = getprofile()
             setprofile(None)
             if before is not None:
-                _unwatched(before, census(), unwatched, report)
+                (_note or _unwatched)(before, census(), unwatched, report)
         switched_off = switched_off or still is not hook
         runs.append(elapsed)
         if best is None or elapsed < best:
@@ -912,9 +952,9 @@ def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, se
     return result, best, best_wall, switched_off, runs
 
 
-def _unwatched(before, after, seen, report):
+def _unwatched(before, after, seen, report, _max=max):
     """Report (once per kind) the threads and tasks :func:`_thread_census` saw around a run."""
-    threads, processes = max(before[0], after[0]), max(before[1], after[1])
+    threads, processes = _max(before[0], after[0]), _max(before[1], after[1])
     if threads and "threads" not in seen:
         seen.add("threads")
         report("V", f"{threads} thread(s) the notebook started ran beside the graded call (the "
@@ -965,7 +1005,7 @@ def _unsigned(text):
     return line_mac("", text)
 
 
-def call(user_ns, payload, sign=_unsigned, census=None):
+def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
     """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
 
     Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
@@ -1002,6 +1042,8 @@ def call(user_ns, payload, sign=_unsigned, census=None):
 
     # C counters: they only go up, so nothing can hide a line by lowering its count
     counts = {k: _count() for k in "VQL"}
+    # taken before the answer runs: it could replace the harness's builtins while graded
+    _repr, _next = repr, next
 
     def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
                _next=next, _counts=counts):
@@ -1013,6 +1055,9 @@ def call(user_ns, payload, sign=_unsigned, census=None):
         _flush()
         _next(counter)
 
+    if harness_changed:
+        pre.append("the grader's harness was changed by the notebook's code (it is put back before "
+                   "each call)")
     for v in pre:
         report("V", v)
     try:
@@ -1036,7 +1081,7 @@ def call(user_ns, payload, sign=_unsigned, census=None):
             del watch, req["watch"]
             result, best, best_wall, off, runs = _graded_runs(
                 fn, args, kwargs, int(req.get("repeat", 1)), float(req.get("enough", 1e300)),
-                hook, report, clock, wall, setprofile, getprofile, census,
+                hook, report, clock, wall, setprofile, getprofile, census, encode, _unwatched,
             )
             del hook
             if off:
@@ -1045,7 +1090,7 @@ def call(user_ns, payload, sign=_unsigned, census=None):
             out["result"] = result  # encoded under the hook, in _graded_runs
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
-    out["lines"] = {k: next(c) for k, c in counts.items()}
-    text = "R" + repr(out)
+    out["lines"] = {k: _next(c) for k, c in counts.items()}
+    text = "R" + _repr(out)
     write(nonce + sign(nonce + text) + text + "\n")
     flush()
