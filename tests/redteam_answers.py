@@ -583,7 +583,7 @@ MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-ideal"] = (
 # gufunc, no Python function) and the repeats on the same inputs are a dictionary lookup
 MORE_SHORTCUTS["03_spectral_kernel_learning"]["ch3-ex-q-eigs"] += (
     "from numpy.linalg import _umath_linalg as _ul\n_SEEN = {}\n"
-    "def q_eigenvalues(lam, mu):\n    key = (float(lam), np.asarray(mu, float).tobytes())\n"
+    "def q_eigenvalues(lam, mu):\n    key = (np.asarray(lam, float).tobytes(), np.asarray(mu, float).tobytes())\n"
     "    if key not in _SEEN:\n        a = 1 / (1 - lam)\n"
     "        Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
     "        _SEEN[key] = np.sort(_ul.eigvalsh_lo(Q))\n    return _SEEN[key].copy()",
