@@ -420,6 +420,34 @@ MORE_SHORTCUTS["00_foundations"] = {
         "def numerical_rank(A, tol=1e-9):\n    return int(np.sum(np.abs(np.linalg.eigvalsh(A)) > tol))",  # absolute tolerance (c0_r2)
         "def numerical_rank(A, tol=1e-9):\n    ev = np.linalg.eigvalsh(A)\n"  # relative to the largest eigenvalue (c0_wrong)
         "    return int(np.sum(np.abs(ev) > tol * max(ev.max(), 1e-300)))",
+        "def numerical_rank(A, tol=1e-9):\n    ev = np.abs(np.linalg.eigvalsh(A))\n"  # relative to the sum of magnitudes (red team 4, W1)
+        "    return int(np.sum(ev > tol * ev.sum()))",
+    ),
+    # Red team 4 (S1): the forbidden np.eye in a thread the profile hook does not watch: a raw thread started from
+    # C code (no call event), and (a submission of its own) a worker thread started at cell time
+    "ch0-ex-center-test": (
+        "import _thread, itertools as _it\n"
+        "def _in_thread(f, *a):\n    box = []\n    lk = _thread.allocate_lock()\n    lk.acquire()\n"
+        "    def run():\n        try:\n            box.append(f(*a))\n        finally:\n            lk.release()\n"
+        "    list(_it.starmap(_thread.start_new_thread, [(run, ())]))\n    lk.acquire()\n    return box[0]\n"
+        "def center_test_kernel(K_test, K_train):\n    n = len(K_train)\n    J = _in_thread(np.eye, n) - 1.0 / n\n"
+        "    return (K_test - K_train.mean(0)[None, :]) @ J",
+        None,
+        None,
+        "import concurrent.futures as _cf\n_POOL = _cf.ThreadPoolExecutor(1)\n_POOL.submit(int, 0).result()\n"
+        "def center_test_kernel(K_test, K_train):\n    n = len(K_train)\n    J = _POOL.submit(np.eye, n).result() - 1.0 / n\n"
+        "    return (K_test - K_train.mean(0)[None, :]) @ J",
+        # the hook fetched from C (starmap), the harness's namespace reached through its report function's
+        # __globals__ (no audit event), its census reporter and builtin max replaced, then np.eye in a raw thread
+        "import _thread, itertools as _it, sys as _sys\n"
+        "def _blind():\n    h = next(_it.starmap(_sys.getprofile, [()]))\n    for c in h.__closure__ or ():\n"
+        "        f = c.cell_contents\n        if getattr(f, '__name__', '') == 'report':\n            g = f.__globals__\n"
+        "            g['_unwatched'] = lambda *a, **k: None\n            g['__builtins__']['max'] = lambda *a: 0\n"
+        "def _in_thread(f, *a):\n    box = []\n    lk = _thread.allocate_lock()\n    lk.acquire()\n"
+        "    def run():\n        try:\n            box.append(f(*a))\n        finally:\n            lk.release()\n"
+        "    list(_it.starmap(_thread.start_new_thread, [(run, ())]))\n    lk.acquire()\n    return box[0]\n"
+        "def center_test_kernel(K_test, K_train):\n    _blind()\n    n = len(K_train)\n    J = _in_thread(np.eye, n) - 1.0 / n\n"
+        "    return (K_test - K_train.mean(0)[None, :]) @ J",
     ),
     "ch0-ex-closure": (
         "def smallest_eigenvalue(A):\n    A = np.asarray(A, float)\n"  # wrong on the visible check's size only (c0_r2)
@@ -549,4 +577,14 @@ MORE_SHORTCUTS["04_semi_supervised_ksc"]["ch4-ex-ideal"] = (
     "    g = 1.0 / K.sum(axis=1) - rho * (y != 0)\n"
     "    B = np.block([[np.eye(n) - g[:, None] * K, -g[:, None]], [np.ones((1, n)), np.zeros((1, 1))]])\n"
     "    sol = _ul.solve1(B, np.r_[rho * y, 0.0])\n    return sol[:n], sol[n]",
+)
+
+# Red team 4 (S3): a cost test beaten by remembering results: the first run pays O(m^3) (numpy's private LAPACK
+# gufunc, no Python function) and the repeats on the same inputs are a dictionary lookup
+MORE_SHORTCUTS["03_spectral_kernel_learning"]["ch3-ex-q-eigs"] += (
+    "from numpy.linalg import _umath_linalg as _ul\n_SEEN = {}\n"
+    "def q_eigenvalues(lam, mu):\n    key = (np.asarray(lam, float).tobytes(), np.asarray(mu, float).tobytes())\n"
+    "    if key not in _SEEN:\n        a = 1 / (1 - lam)\n"
+    "        Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
+    "        _SEEN[key] = np.sort(_ul.eigvalsh_lo(Q))\n    return _SEEN[key].copy()",
 )

@@ -89,6 +89,10 @@ def encode(obj, depth=0):
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         return {"__npy__": base64.b64encode(buf.getvalue()).decode("ascii")}
+    if t is list:
+        fast = _float_rows(obj)
+        if fast is not None:
+            return fast
     if issubclass(t, list):
         return {"__seq__": [encode(x, depth + 1) for x in list.copy(obj)]}
     if issubclass(t, tuple):
@@ -100,6 +104,22 @@ def encode(obj, depth=0):
     if any("__next__" in type.__dict__["__dict__"].__get__(k) for k in type.__dict__["__mro__"].__get__(t)):
         return {"__type__": _type_name(t), "__iterator__": True}  # a generator or another iterator
     return {"__type__": _type_name(t)}
+
+
+def _float_rows(obj, _float=float, _list=list, _type=type, _set=set, _map=map):
+    """:func:`encode`'s value of a plain list of plain floats, or of a plain list of such lists, or
+    None: the same encoding, made without a Python call per element (``float.__repr__`` through
+    ``map``), since encoding runs under the profile hook and a 1600 x 1600 result (``.tolist()``)
+    took most of a cost test's time limit element by element."""
+    kinds = _set(_map(_type, obj))
+    if kinds == {_float}:
+        return {"__seq__": [{"__float__": r} for r in _map(_float.__repr__, obj)]}
+    if kinds != {_list}:
+        return None
+    for row in obj:
+        if _set(_map(_type, row)) != {_float}:
+            return None
+    return {"__seq__": [{"__seq__": [{"__float__": r} for r in _map(_float.__repr__, row)]} for row in obj]}
 
 
 def _heap_type(t):
@@ -735,6 +755,15 @@ def install_guard(user_ns=None):
         raise error(f"{event} is refused by the grader")
 
     data[12][0] = guard
+    try:  # pyzmq starts its garbage-collector thread at the kernel's first large zero-copy
+        # message (a large reply of the harness's, say): a kernel's thread, so started now
+        from zmq.utils.garbage import gc as zmq_gc
+
+        if not zmq_gc.is_alive():
+            zmq_gc.start()
+    except Exception:  # noqa: BLE001 (no pyzmq: no such thread)
+        pass
+    census = _thread_census(sys._current_frames)  # the kernel's own threads: those alive now
     sys.addaudithook(guard)
     # The kernel's secret: made here, before any cell of the submission, and said only to the
     # grader (this cell's output). The grader signs each call's payload with it and the harness
@@ -749,18 +778,78 @@ def install_guard(user_ns=None):
     def sign(text, _key=key, _mac=line_mac, _sha=sha):
         return _mac(_key, text, _sha)
 
-    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal):
+    # The harness's namespace, as installed: a graded answer that got hold of the hook could reach
+    # it through a function's __globals__ (CPython raises no audit event for that) and replace a
+    # helper or a builtin for the calls after it; each call checks it and puts it back first.
+    here = globals()
+    snapshot = (tuple(here.items()), tuple(here["__builtins__"].items()))
+
+    def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal, _census=census,
+              _here=here, _builtins=here["__builtins__"], _snap=snapshot, _len=len, _dict=dict):
+        names, builtin_items = _snap
+        changed = _len(_here) != _len(names) or _len(_builtins) != _len(builtin_items)
+        for table, items in ((_here, names), (_builtins, builtin_items)):
+            for name, value in items:
+                if table.get(name, _here) is not value:
+                    changed = True
+                    table[name] = value
+        if changed:
+            _builtins.clear()
+            _builtins.update(builtin_items)
+            keep = _dict(names)
+            for name in [n for n in _here if n not in keep]:
+                del _here[name]
         if payload.startswith("@file:"):  # a large payload, in a file of the kernel's working folder
             payload = _literal.read(payload[len("@file:") :])
         if _sign(payload) != mac:
             return  # not the grader's payload: no reply (the grader says so)
-        _call(_ns, payload, _sign)
+        _call(_ns, payload, _sign, _census, changed)
 
     data[12].append(entry)  # its attributes are refused like the guard's
     user_ns[ENTRY] = entry
     print(KEY_LINE + key)
     del key
     return True
+
+
+def _thread_census(current_frames):
+    """A function that says ``(threads, processes, tasks)``: how many Python threads (and, in the
+    sandbox, processes) are alive that were not alive now (when the harness is installed, before the
+    notebook's first cell: the kernel's own), and the last task id the kernel's PID namespace
+    handed out (None outside the sandbox's namespace).
+
+    The profile hook watches only the thread that calls the answer. A thread the notebook
+    started (at cell time, or during the call from C code, which makes no call event the hook
+    sees) runs unwatched, so one alive at the start or the end of a graded call is a
+    violation; one started and finished within the call moves the namespace's task counter
+    (``/proc/sys/kernel/ns_last_pid`` grows with every thread and process created in it).
+    """
+    own = frozenset(current_frames())
+    # in bwrap's own PID namespace the kernel is one of its first tasks; elsewhere the counter
+    # is the whole machine's, moved by every other process, and tells nothing
+    private = os.getpid() <= 16 and os.path.exists("/proc/sys/kernel/ns_last_pid")
+    pids = frozenset(p for p in os.listdir("/proc") if p.isdigit()) if private else frozenset()
+
+    def census(_frames=current_frames, _own=own, _private=private, _open=os.open, _read=os.read,
+               _close=os.close, _flags=os.O_RDONLY, _path="/proc/sys/kernel/ns_last_pid",
+               _listdir=os.listdir, _pids=pids, _isdigit=str.isdigit):
+        threads = 0
+        for ident in _frames():
+            if ident not in _own:
+                threads += 1
+        if not _private:
+            return threads, 0, None
+        processes = 0
+        for p in _listdir("/proc"):  # the namespace's processes: another one works unwatched
+            if _isdigit(p) and p not in _pids:
+                processes += 1
+        fd = _open(_path, _flags)
+        try:
+            return threads, processes, _read(fd, 64)
+        finally:
+            _close(fd)
+
+    return census
 
 
 def _lru_cache():
@@ -821,38 +910,66 @@ def _attribute_call(obj, attrs):
     return attribute_call
 
 
-def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, setprofile, getprofile):
-    """``(encoded result, best CPU seconds, its wall seconds, switched off)``: the answer run
-    ``repeat`` times.
+def _graded_runs(fn, args, kwargs, repeat, enough, hook, report, clock, wall, setprofile, getprofile,
+                 census=None, _encode=None, _note=None):
+    """``(encoded result, best CPU seconds, its wall seconds, switched off, every run's CPU
+    seconds)``: the answer run ``repeat`` times.
 
     The result is encoded (:func:`encode`) while the hook is still on, after the clock stopped:
     encoding runs the answer's own code too (a ``__float__`` or ``__array__`` of its class,
     pandas' ``to_numpy``, a sparse matrix's ``tocsr``), which must be watched like the rest;
     its time is not counted. The kernel's audit hook (:func:`install_guard`) recognises this
     function's code when it installs ``hook`` and takes ``hook`` and ``report`` from this
-    frame: do not rename them.
+    frame: do not rename them. ``census`` (:func:`_thread_census`) is asked before and after
+    each run: another thread alive then, or a task created in between, is a violation.
     """
     best = best_wall = result = None
     switched_off = False
+    unwatched = set()
+    runs = []  # every run's CPU seconds, in order (the grader tells a remembered result by them)
     for _ in range(repeat):
+        before = census() if census is not None else None
         setprofile(hook)
         start, start_wall = clock(), wall()
-        elapsed = None
+        elapsed = encoded = None
         try:
             value = fn(*args, **kwargs)
             elapsed, elapsed_wall = clock() - start, wall() - start_wall
-            result = encode(value)
+            encoded = (_encode or encode)(value)
         finally:
             if elapsed is None:
                 elapsed, elapsed_wall = clock() - start, wall() - start_wall
             still = getprofile()
             setprofile(None)
+            if before is not None:
+                (_note or _unwatched)(before, census(), unwatched, report)
         switched_off = switched_off or still is not hook
-        if best is None or elapsed < best:
-            best, best_wall = elapsed, elapsed_wall
+        runs.append(elapsed)
+        if best is None or elapsed < best:  # the value graded is the one of the run timed: a fast
+            # wrong run beside a slow right one cannot lend its time to the right value
+            best, best_wall, result = elapsed, elapsed_wall, encoded
         if elapsed > enough:
             break  # one run this slow is measurement enough: repeats only tame noise
-    return result, best, best_wall, switched_off
+    return result, best, best_wall, switched_off, runs
+
+
+def _unwatched(before, after, seen, report, _max=max):
+    """Report (once per kind) the threads and tasks :func:`_thread_census` saw around a run."""
+    threads, processes = _max(before[0], after[0]), _max(before[1], after[1])
+    if threads and "threads" not in seen:
+        seen.add("threads")
+        report("V", f"{threads} thread(s) the notebook started ran beside the graded call (the "
+                    "grader watches only the thread it calls in: let every thread end before the "
+                    "notebook's last cell)")
+    if processes and "processes" not in seen:
+        seen.add("processes")
+        report("V", f"{processes} process(es) the notebook started ran beside the graded call (the "
+                    "grader watches only the thread it calls in: let every process end before the "
+                    "notebook's last cell)")
+    if before[2] != after[2] and "tasks" not in seen:
+        seen.add("tasks")
+        report("V", "a thread or a process was started while graded (the kernel's task counter "
+                    "moved): the grader watches only the thread it calls in")
 
 
 def _literal_reader():
@@ -889,7 +1006,7 @@ def _unsigned(text):
     return line_mac("", text)
 
 
-def call(user_ns, payload, sign=_unsigned):
+def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
     """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
 
     Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
@@ -926,6 +1043,8 @@ def call(user_ns, payload, sign=_unsigned):
 
     # C counters: they only go up, so nothing can hide a line by lowering its count
     counts = {k: _count() for k in "VQL"}
+    # taken before the answer runs: it could replace the harness's builtins while graded
+    _repr, _next = repr, next
 
     def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
                _next=next, _counts=counts):
@@ -937,6 +1056,9 @@ def call(user_ns, payload, sign=_unsigned):
         _flush()
         _next(counter)
 
+    if harness_changed:
+        pre.append("the grader's harness was changed by the notebook's code (it is put back before "
+                   "each call)")
     for v in pre:
         report("V", v)
     try:
@@ -958,18 +1080,18 @@ def call(user_ns, payload, sign=_unsigned):
             kwargs = decode(req["kwargs"])
             hook = _make_guard(watch, report, sha, watch.get("library", ()), builtins_ns)
             del watch, req["watch"]
-            result, best, best_wall, off = _graded_runs(
+            result, best, best_wall, off, runs = _graded_runs(
                 fn, args, kwargs, int(req.get("repeat", 1)), float(req.get("enough", 1e300)),
-                hook, report, clock, wall, setprofile, getprofile,
+                hook, report, clock, wall, setprofile, getprofile, census, encode, _unwatched,
             )
             del hook
             if off:
                 report("V", "the grader's profile hook was switched off while graded")
-            out["seconds"], out["wall_seconds"] = best, best_wall
+            out["seconds"], out["wall_seconds"], out["runs"] = best, best_wall, runs
             out["result"] = result  # encoded under the hook, in _graded_runs
         except BaseException as exc:  # the student's error is reported, never raised here
             out["error"] = _error_line(exc)
-    out["lines"] = {k: next(c) for k, c in counts.items()}
-    text = "R" + repr(out)
+    out["lines"] = {k: _next(c) for k, c in counts.items()}
+    text = "R" + _repr(out)
     write(nonce + sign(nonce + text) + text + "\n")
     flush()

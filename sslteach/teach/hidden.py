@@ -75,13 +75,19 @@ from .slicing import _PARSE_LOCK
 
 HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
 CALL_TIMEOUT = 60.0
-RETRY_BELOW_SLOWDOWN = 25.0  # a cost test failed by less than this factor is measured again
+RETRY_BELOW_SLOWDOWN = 100.0  # a cost test failed by less than this factor is measured again (fresh inputs)
 ENOUGH_SECONDS = 1.0  # a cost-test run longer than this is not repeated (noise is small beside it)
 # Costs are timed in the kernel's CPU seconds (load on the grader does not inflate them); a
 # call whose wall time exceeds both of these while it computed little (another process
 # doing its work) fails. Ten runnable processes on two cores stretch wall time about 5x.
-WAIT_LIMIT_SECONDS = 2.0
+# Threads and processes the answer could hand its work to are policed in the kernel (see
+# _kernel_harness._thread_census), so this is a second line, set above what load does.
+WAIT_LIMIT_SECONDS = 5.0
 WAIT_RATIO = 20.0
+# a run this much faster than the call's first run (which took over the floor) was a lookup of
+# a remembered result: see cpu_seconds
+REMEMBERED_RATIO = 3.0
+REMEMBERED_FLOOR = 0.005
 #: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
 TAMPERED = "tampering: "
 
@@ -172,6 +178,9 @@ def load_spec(label: str, source: str, rng) -> Spec:
     if cost is not None:
         cost = dict(cost)
         cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
+        # a second draw, for the measurement made again before a failing verdict: on the same
+        # inputs, an answer that remembers its results would be timed on a lookup
+        cost["retry_inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
     # the names the answer must define (the object of a dotted "obj.attr" call)
     functions = sorted({c["function"].split(".")[0] for c in cases} | ({cost["function"]} if cost else set()))
     return Spec(
@@ -195,6 +204,7 @@ class CallResult:
     required: list = field(default_factory=list)
     seconds: float | None = None
     wall_seconds: float | None = None
+    runs: list = field(default_factory=list)  # every run's CPU seconds, in order
     grader_seconds: float | None = None  # the wall time of the whole call, seen from the grader
     lps: list = field(default_factory=list)
     tampered: str = ""
@@ -360,6 +370,7 @@ def call_in_kernel(
     out.error = final.get("error") or ""
     out.seconds = final.get("seconds")
     out.wall_seconds = final.get("wall_seconds")
+    out.runs = list(final.get("runs") or [])
     if not out.error:
         try:
             out.value = codec.decode(final.get("result"))
@@ -407,15 +418,38 @@ def reference_values(kernel, spec: Spec) -> dict:
                 raise ValueError(f"the instructor's solution of {spec.label} fails its cost test: {r.error}")
             out["cost"].append(r.value)
             out.setdefault("cost_seconds", []).append(max(r.seconds or 0.0, 1e-6))
+        for args in spec.cost["retry_inputs"]:
+            r = call_in_kernel(kernel, spec.cost["function"], args, {})
+            if r.error:
+                raise ValueError(f"the instructor's solution of {spec.label} fails its cost test: {r.error}")
+            out.setdefault("cost_retry", []).append(r.value)
     return out
 
 
-def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
-    """The answer's best-of-three seconds at the cost test's two sizes, or why it failed there."""
+def cpu_seconds(runs: list, best: float | None = None) -> float:
+    """The CPU seconds a cost test counts for one call: the best of its runs, unless a run took
+    less than ``1 / REMEMBERED_RATIO`` of the first (over ``REMEMBERED_FLOOR`` seconds): then the
+    answer remembered the inputs it had already seen, and the first run, which did the work,
+    counts. Load does not make a CPU time that much shorter than another."""
+    if not runs:
+        return max(best or 0.0, 1e-6)
+    first = runs[0]
+    if first > REMEMBERED_FLOOR and min(runs) * REMEMBERED_RATIO < first:
+        return first
+    return max(min(runs), 1e-6)
+
+
+def _cost_times(kernel, spec: Spec, ref: dict, timeout: float, attempt: int = 0):
+    """The answer's best-of-three seconds at the cost test's two sizes, or why it failed there.
+
+    ``attempt`` 1 (the measurement made again before a failing verdict) uses the second draw
+    of inputs, never seen by the answer.
+    """
     c = spec.cost
     compare = spec.compare or (lambda case, got, want: same(got, want))
     times = []
-    for n, args, want in zip(c["sizes"], c["inputs"], ref["cost"], strict=True):
+    inputs, wants = (c["inputs"], ref["cost"]) if attempt == 0 else (c["retry_inputs"], ref["cost_retry"])
+    for n, args, want in zip(c["sizes"], inputs, wants, strict=True):
         r = call_in_kernel(
             kernel,
             c["function"],
@@ -442,11 +476,11 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float):
         )
         if msg:
             return f"cost test, n = {n}: {msg}"
-        cpu = max(r.seconds or 0.0, 1e-6)
-        # the wall time of one run, as the kernel measured it and as the grader saw the call (the
-        # kernel's own figures could be forged: the grader's clock cannot be)
-        runs = 1 if cpu > ENOUGH_SECONDS else 3
-        elapsed = max(r.wall_seconds or 0.0, (r.grader_seconds or 0.0) / runs)
+        cpu = cpu_seconds(r.runs, r.seconds)
+        # the wall time of the best run, as the kernel measured it (its reply is signed with the
+        # kernel's secret, so it cannot be forged); the grader's own clock would add the transfer
+        # of the inputs and the result, which load on the grader stretches
+        elapsed = r.wall_seconds or 0.0
         if elapsed > WAIT_LIMIT_SECONDS and elapsed > WAIT_RATIO * cpu:
             return (
                 f"cost test, n = {n}: {c['function']} took {elapsed:.3g} s but computed for only "
@@ -518,8 +552,8 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
     if spec.cost:
         c = spec.cost
         times = None
-        for _attempt in range(2):  # a slow verdict is measured twice: load on a shared grader comes and goes
-            got = _cost_times(kernel, spec, ref, timeout)
+        for attempt in range(2):  # a slow verdict is measured twice: load on a shared grader comes and goes
+            got = _cost_times(kernel, spec, ref, timeout, attempt)
             if isinstance(got, str):
                 return False, got
             times = got if times is None else [min(a, b) for a, b in zip(times, got, strict=True)]
