@@ -221,6 +221,29 @@ ANSWERS["03_spectral_kernel_learning"] = {
 
 # Shortcuts besides the one in ANSWERS: the j-th of every exercise of a chapter are graded together as
 # one more submission of it (None leaves an exercise unanswered there, to group attacks in fewer runs).
+# Edited copies of a library's code (the fifth red-team trial's N1 and N4): the forbidden function's
+# source with a statement added to every function, compiled in the notebook (EDIT), or its code object
+# with dead bytes and a constant appended (TWEAK, refused: no code object is built while graded or before)
+EDIT = (
+    "import ast as _ast, inspect as _in, textwrap as _tw\n"
+    "def _edited(fn, module=False):\n"
+    "    mod = _in.getmodule(fn)\n"
+    "    tree = _ast.parse(_tw.dedent(_in.getsource(mod if module else fn)))\n"
+    "    for node in _ast.walk(tree):\n"
+    "        if isinstance(node, _ast.FunctionDef):\n"
+    "            node.body.insert(1 if _ast.get_docstring(node) else 0, _ast.parse('_pad = [0]').body[0])\n"
+    "            if not module:\n"
+    "                node.decorator_list = []\n"
+    "    ns = {'__name__': 'edited', '__package__': mod.__package__} if module else dict(fn.__globals__)\n"
+    "    exec(compile(_ast.fix_missing_locations(tree), '/tmp/edited.py', 'exec'), ns)\n"
+    "    return ns if module else ns[fn.__name__]\n"
+)
+TWEAK = (
+    "def _tweak(f):\n    c = f.__code__\n"
+    "    c = c.replace(co_code=c.co_code + bytes([9, 0, 9, 0]), co_consts=c.co_consts + ('tweak',))\n"
+    "    return type(f)(c, dict(f.__globals__), '_h', f.__defaults__, f.__closure__)\n"
+)
+
 MORE_SHORTCUTS = {
     "03_spectral_kernel_learning": {
         "ch3-ex-q-eigs": (
@@ -588,3 +611,42 @@ MORE_SHORTCUTS["03_spectral_kernel_learning"]["ch3-ex-q-eigs"] += (
     "        Q = np.block([[np.diag(mu), np.diag(a * mu)], [np.diag(a * mu), np.diag(a * a * mu)]])\n"
     "        _SEEN[key] = np.sort(_ul.eigvalsh_lo(Q))\n    return _SEEN[key].copy()",
 )
+
+
+def _more(stem, label, *answers):
+    """Append shortcuts to MORE_SHORTCUTS[stem][label]."""
+    table = MORE_SHORTCUTS.setdefault(stem, {})
+    table[label] = (*table.get(label, ()), *answers)
+
+
+_CENTER_TEST = (
+    "def center_test_kernel(K_test, K_train):\n    n = len(K_train)\n    J = _eye(n) - 1.0 / n\n"
+    "    return (K_test - K_train.mean(0)[None, :]) @ J"
+)
+_more("00_foundations", "ch0-ex-center-test",
+      EDIT + "_eye = _edited(np.eye)\n" + _CENTER_TEST,  # numpy.eye's source, a statement added
+      TWEAK + "_eye = _tweak(np.eye)\n" + _CENTER_TEST)  # numpy.eye's bytecode, dead bytes appended
+_more("01_spectral_clustering", "ch1-ex-cut-bound-general",
+      # the whole module's source, a statement added to every function: its helpers are copies too
+      EDIT + "_R = _edited(relaxation.cut_cost_lower_bound, module=True)\n"
+      "def cut_bound_bruteforce(K):\n    return _R['cut_cost_lower_bound'](K)")
+# (kernels.mds_kernel, 49 instructions, is below copies.MIN_TOKENS: an edited copy of it is not recognised)
+_more("05_comparison", "ch5-ex-nemenyi-cd",
+      EDIT + "_cd = _edited(compare.nemenyi_critical_difference)\n"
+      "def nemenyi_cd(k, N, alpha=0.05):\n    return _cd(k, N, alpha)",
+      TWEAK + "_cd = _tweak(compare.nemenyi_critical_difference)\n"
+      "def nemenyi_cd(k, N, alpha=0.05):\n    return _cd(k, N, alpha)")
+_more("03_spectral_kernel_learning", "ch3-ex-dual",
+      # linprog -> _linprog_highs -> _highs_wrapper, each module's source edited and wired to the next:
+      # the primal's multipliers read off the copy, a dummy call of the real linprog (trial 5's N4)
+      EDIT + "import scipy.optimize._linprog as _m1, scipy.optimize._linprog_highs as _m2\n"
+      "import scipy.optimize._highspy._highs_wrapper as _m3\n"
+      "_n3 = _edited(_m3._highs_wrapper, module=True)\n_n2 = _edited(_m2._linprog_highs, module=True)\n"
+      "_n2['_highs_wrapper'] = _n3['_highs_wrapper']\n_n1 = _edited(_m1.linprog, module=True)\n"
+      "_n1['_linprog_highs'] = _n2['_linprog_highs']\n"
+      "def tsk_dual_value(lam, T, eta, beta):\n    linprog([1.0], bounds=[(0, None)], method='highs')\n"
+      "    l, m = T.shape\n    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n"
+      "    A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])\n"
+      "    res = _n1['linprog'](np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
+      "                         bounds=(0, None), method='highs')\n"
+      "    y = -res.ineqlin.marginals\n    return res.fun, y[:l], y[l:]")

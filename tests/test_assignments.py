@@ -1021,7 +1021,7 @@ def test_a_forged_reply_is_tampering():
     call with its own clock too."""
     from sslteach.teach import hidden
 
-    counts = "'lines': {'V': 0, 'Q': 0, 'L': 0}"
+    counts = "'lines': {'V': 0, 'Q': 0, 'L': 0, 'S': 0}"
     reply = "R{'result': {'__int__': '1'}, 'error': None, 'seconds': 0.001, " + counts + "}\n"
     one = hidden.call_in_kernel(_FakeKernel(reply), "f", [], {})
     assert one.value == 1 and not one.tampered and one.grader_seconds is not None

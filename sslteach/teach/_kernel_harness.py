@@ -256,6 +256,8 @@ def _key(co, _sha=None, _repr=repr):
 
 #: Code this long (bytes of bytecode) is recognised by its body alone as well, whatever its name.
 BODY_MIN_BYTES = 64
+#: The answer's functions this long (bytes of bytecode) are compared with the forbidden ones.
+COPY_MIN_BYTES = 48
 
 
 def _body_key(co, _sha=None, _repr=repr):
@@ -447,6 +449,13 @@ def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
     paths = sysconfig.get_paths()
     kinds = ("stdlib", "platstdlib", "purelib", "platlib")
     out["library"] = sorted({os.path.join(paths[k], "") for k in kinds})
+    # where installed code lives (read-only in the sandbox): the libraries and sslteach itself
+    import importlib.util
+
+    spec = importlib.util.find_spec("sslteach")
+    own = [os.path.join(p, "") for p in (spec.submodule_search_locations or [])] if spec else []
+    out["trusted"] = sorted(set(out["library"]) | set(own))
+    out["copies"] = bool(forbid or withhold)
     for path in forbid:
         for co in _resolve(path):
             out["forbidden"][_key(co)] = path
@@ -563,11 +572,26 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     withheld = proxy({k: (v[0], tuple(v[1])) for k, v in watch.get("withheld", {}).items()})
     lp_watch = proxy(dict(watch.get("lp", {})))  # key -> "wrapper" or "linprog"
     forbidden_files = tuple((f, p) for f, p in watch.get("forbidden_files", []))
+    # Copies: with anything forbidden or withheld, each function the answer enters is reported
+    # once (``S``) unless the grader already knows it: code from outside the installed libraries
+    # with its bytecode (the grader compares it with the forbidden functions' instructions), code
+    # that names a library file by its key (the grader checks that file's code has that key).
+    copies = bool(watch.get("copies"))
+    trusted = tuple(watch.get("trusted", ())) or ("\0",)
+    known = frozenset(watch.get("known", ()))
+    min_bytes = COPY_MIN_BYTES
+    harness_codes = frozenset(  # the harness's own functions (its encoder runs the answer's __array__)
+        co
+        for value in list(globals().values())
+        for fn in ([value] + (list(vars(value).values()) if isinstance(value, type) else []))
+        if getattr(fn, "__module__", None) == __name__ and hasattr(fn, "__code__")
+        for co in _code_objects(fn.__code__)
+    )
     blocked_c = proxy(_blocked_c_functions())
     library = tuple(library) or ("\0",)
     _isinstance, _id, _getattr, _next, _dict = isinstance, id, getattr, next, dict
     withheld_cls = Withheld
-    watching = bool(forbidden or required or withheld or lp_watch)
+    watching = bool(forbidden or required or withheld or lp_watch or copies)
     # The caches are C objects (functools' lru_cache): nothing can be put into them from Python,
     # so a submission that gets hold of the hook cannot teach it that forbidden code is clean.
     cache = _lru_cache()
@@ -577,9 +601,21 @@ def _make_guard(watch, report, sha, library, builtins_ns):
         bad = forbidden.get(fp) or (forbidden.get(body_key(co, sha)) if fp else None) or _next(
             (p for f, p in forbidden_files if co.co_filename.startswith(f)), None
         )
-        return (bad, required.get(fp), withheld.get(fp), lp_watch.get(fp))
+        return (bad, required.get(fp), withheld.get(fp), lp_watch.get(fp), fp)
 
     lookup = cache(compute)
+
+    def describe(co):
+        fp = lookup(co)[4]
+        if fp in known or co in harness_codes:
+            return
+        file = co.co_filename
+        if file.startswith(trusted):
+            report("S", ("library", fp, file, co.co_name))
+        elif len(co.co_code) >= min_bytes:
+            report("S", ("code", fp, file, co.co_name, co.co_code, co.co_names))
+
+    ship = cache(describe)
     flag = cache(lambda message: report("V", message))  # each message once
     reach = cache(lambda path: report("Q", path))
 
@@ -599,6 +635,8 @@ def _make_guard(watch, report, sha, library, builtins_ns):
                 flag(f"called {hit[0]} ({co.co_name})")
             if hit[1]:
                 reach(hit[1])
+            if copies:
+                ship(co)
             if hit[3] == "wrapper":
                 if not on_stack(frame.f_back, "linprog"):
                     flag("called scipy's HiGHS interface directly (not through scipy.optimize.linprog)")
@@ -682,7 +720,7 @@ def install_guard(user_ns=None):
         ),
     )
 
-    def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code"):
+    def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code", _new="code.__new__"):
         # every name it uses is in _d: no globals, no builtins. The first test is the common
         # event (the profile hook reading frame.f_code on every call): it must cost little.
         if event == _getattr and args[1] == _code:
@@ -710,7 +748,7 @@ def install_guard(user_ns=None):
                 return
             if event == "object.__setattr__" and args[1] != "__code__":
                 return
-        elif event in refused or event == "sys._getframe" or event.startswith("ctypes."):
+        elif event in refused or event == "sys._getframe" or event.startswith("ctypes.") or event == _new:
             pass
         else:
             return
@@ -739,12 +777,17 @@ def install_guard(user_ns=None):
                     f = f.f_back
                 if f is None or in_library(f.f_code.co_filename):
                     return  # a library's own use (threadpoolctl finds the BLAS so)
-            elif event.startswith("gc.") or event == "sys.addaudithook":
-                pass  # refused at any time
+            elif event.startswith("gc.") or event == "sys.addaudithook" or event == _new:
+                pass  # refused at any time (a code object built at run time: an edited copy of another's)
             elif not active:
                 return
             elif event == "sys._getframe" and in_library(file):
                 return
+            if event == _new:
+                what = "built a code object (types.CodeType, code.replace)"
+                if active and cur[1] is not None:
+                    cur[1]("V", f"{what} while graded (refused: functions are written, not assembled)")
+                raise error(f"{what}: refused by the grader (write functions with def)")
             what = f"read .{args[1]}" if event == "object.__getattr__" else (
                 "replaced a function's __code__" if event == "object.__setattr__" else event
             )
@@ -1042,13 +1085,13 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
     clock, wall = time.process_time, time.perf_counter
 
     # C counters: they only go up, so nothing can hide a line by lowering its count
-    counts = {k: _count() for k in "VQL"}
+    counts = {k: _count() for k in "VQLS"}
     # taken before the answer runs: it could replace the harness's builtins while graded
     _repr, _next = repr, next
 
     def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
                _next=next, _counts=counts):
-        # V, Q and L only: the hook holds this function, and a submission that gets hold of the hook
+        # V, Q, L and S only: the hook holds this function, and a submission that gets hold of the hook
         # could call it; the result line is written by call itself (below), which nothing holds
         counter = _counts[kind]
         text = kind + _repr(value)

@@ -18,7 +18,9 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
 ``forbid`` (optional)
     dotted names of modules, classes or functions the answer must not reach, at any depth
     (``"sslteach.relaxation"``, ``"numpy.linalg.svd"``): they are recognised by code
-    object and bytecode, not by the name they are called through;
+    object and bytecode, not by the name they are called through, and edited copies of
+    them (and of the ``withhold`` functions) by their instructions
+    (:mod:`sslteach.teach.copies`);
 ``require`` (optional)
     dotted names of functions the answer must call (``"scipy.optimize.linprog"``);
 ``withhold`` (optional)
@@ -71,6 +73,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _kernel_harness as codec
+from . import copies
 from .slicing import _PARSE_LOCK
 
 HARNESS_SOURCE = Path(codec.__file__).read_text(encoding="utf-8")
@@ -257,6 +260,7 @@ def guard_kernel(kernel, timeout=CALL_TIMEOUT):
         why = run.error or run.status
         raise ValueError(f"the grader's harness could not be installed in the kernel: {why}")
     kernel.sslteach_key = keys[0].strip()
+    kernel.sslteach_known = {}  # keys of functions shown to be no copies (see call_in_kernel)
 
 
 def call_in_kernel(
@@ -279,6 +283,13 @@ def call_in_kernel(
     ``enough`` seconds.
     """
     nonce = "@@" + secrets.token_hex(12) + "@@"
+    watch = _watch(forbid, require, withhold, record_lps)
+    if watch.get("copies"):  # the functions this kernel already showed to be no copies are not sent again
+        known = getattr(kernel, "sslteach_known", None)
+        if known is None:
+            known = kernel.sslteach_known = {}
+        pid = _pattern_paths(forbid, withhold)
+        watch = {**watch, "known": sorted(k for k, ok in known.items() if "*" in ok or pid in ok)}
     # a Python literal (the kernel reads it with eval and no builtins, not with its json module,
     # which a submission could have replaced): strings, finite numbers, lists, dicts, None
     payload = repr(
@@ -287,7 +298,7 @@ def call_in_kernel(
             "function": function,
             "args": _encoded(args),
             "kwargs": codec.encode(dict(kwargs)),
-            "watch": _watch(forbid, require, withhold, record_lps),
+            "watch": watch,
             "repeat": repeat,
             "enough": 1e300 if enough is None else float(enough),
         }
@@ -313,6 +324,7 @@ def call_in_kernel(
             path.unlink(missing_ok=True)
     out = CallResult(grader_seconds=grader_seconds)
     finals = []
+    shown = []  # the functions the answer entered, for the copy check
     forged = 0
     for line in run.stdout.splitlines():
         i = line.find(nonce)
@@ -336,6 +348,8 @@ def call_in_kernel(
             out.required.append(str(data))
         elif kind == "L":
             out.lps.append(data)
+        elif kind == "S":
+            shown.append(data)
         elif kind == "R":
             finals.append(data)
     if forged:
@@ -360,13 +374,14 @@ def call_in_kernel(
     if not isinstance(final, dict):
         out.error = "the grader's reply was not readable"
         return out
-    got = {"V": len(out.violations), "Q": len(out.required), "L": len(out.lps)}
+    got = {"V": len(out.violations), "Q": len(out.required), "L": len(out.lps), "S": len(shown)}
     if final.get("lines") != got:  # a line the harness wrote did not arrive: suppressed on its way out
         out.tampered = (
             f"lines of the grader's reply were suppressed (written {final.get('lines')}, received {got})"
         )
         out.violations.append(out.tampered)
         return out
+    out.violations += _copy_violations(kernel, shown, forbid, withhold)
     out.error = final.get("error") or ""
     out.seconds = final.get("seconds")
     out.wall_seconds = final.get("wall_seconds")
@@ -376,6 +391,39 @@ def call_in_kernel(
             out.value = codec.decode(final.get("result"))
         except Exception as exc:
             out.error = f"the returned value could not be read: {exc}"
+    return out
+
+
+def _pattern_paths(forbid, withhold):
+    """The functions an answer must not copy: the forbidden ones and those whose values are withheld."""
+    return tuple(sorted(set(forbid) | set(withhold or {})))
+
+
+def _copy_violations(kernel, shown, forbid, withhold):
+    """Judge the functions a call reported (see :mod:`sslteach.teach.copies`); remember the clean ones."""
+    if not shown:
+        return []
+    pid = _pattern_paths(forbid, withhold)
+    known = kernel.sslteach_known
+    out = []
+    for item in shown:
+        try:
+            kind, key, file, name = item[:4]
+            if kind == "library":
+                if key in copies.genuine_keys(file):
+                    known.setdefault(key, set()).add("*")
+                else:
+                    out.append(f"ran code that claims to be {file}'s {name} but is not in that file "
+                               "(code built or compiled to pass for a library's)")
+            else:
+                code, names = item[4], item[5]
+                why = copies.copied(name, bytes(code), tuple(names), copies.patterns(pid))
+                if why:
+                    out.append(why)
+                else:
+                    known.setdefault(key, set()).add(pid)
+        except (TypeError, ValueError, IndexError):
+            out.append("a line in the grader's format could not be read")
     return out
 
 

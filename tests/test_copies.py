@@ -1,0 +1,104 @@
+"""sslteach.teach.copies: edited copies of forbidden functions, recognised in the grader's process."""
+
+import ast
+import inspect
+import random
+import textwrap
+
+import numpy as np
+import pytest
+
+from sslteach.protocols import comparison
+from sslteach.teach import _kernel_harness as codec
+from sslteach.teach import copies
+
+
+def _lcs_dp(a, b):
+    """The textbook dynamic programme (an independent formulation of lcs_length)."""
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            table[i + 1][j + 1] = table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
+    return table[-1][-1]
+
+
+def test_lcs_length_matches_the_dynamic_programme():
+    rng = random.Random(0)
+    for _ in range(500):
+        a = [rng.randrange(5) for _ in range(rng.randrange(0, 90))]  # beyond one 64-bit word
+        b = [rng.randrange(5) for _ in range(rng.randrange(0, 90))]
+        assert copies.lcs_length(a, b) == _lcs_dp(a, b)
+
+
+def _edited(fn, *, rename=True, pad=True):
+    """``fn``'s source with a statement added to every function (and renamed), compiled here."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    f = tree.body[0]
+    f.decorator_list = []
+    if rename:
+        f.name = "mine"
+    for node in ast.walk(tree):
+        if pad and isinstance(node, ast.FunctionDef):
+            for k in range(len(node.body), 0, -1):  # a junk statement after every statement
+                node.body.insert(k, ast.parse("_junk = [k for k in range(3)]").body[0])
+    ns = dict(fn.__globals__)
+    exec(compile(ast.fix_missing_locations(tree), "<edited>", "exec"), ns)
+    return ns[f.name]
+
+
+def _judge(fn, paths):
+    co = fn.__code__
+    return copies.copied(co.co_name, co.co_code, co.co_names, copies.patterns(tuple(paths)))
+
+
+@pytest.mark.parametrize(
+    ("fn", "path"),
+    [(np.eye, "numpy.eye"), (comparison.nemenyi_critical_difference, "sslteach.protocols.comparison")],
+)
+def test_an_edited_copy_is_recognised_and_still_works(fn, path):
+    copy = _edited(fn)
+    args = (5,) if fn is np.eye else (4, 12)
+    np.testing.assert_array_equal(copy(*args), fn(*args))  # the copy does the same work
+    why = _judge(copy, [path])
+    assert why.startswith("mine is an edited copy of " + path), why
+
+
+def test_an_independent_answer_is_not_a_copy():
+    def center(n):  # the identity built another way, and a centring matrix with it
+        out = np.zeros((n, n))
+        out[np.arange(n), np.arange(n)] = 1.0
+        return out - np.full((n, n), 1.0 / n)
+
+    def cd(k, n, alpha=0.05):
+        from scipy.stats import studentized_range
+
+        return studentized_range.isf(alpha, k, np.inf) * np.sqrt(k * (k + 1) / (12.0 * n))
+
+    assert _judge(center, ["numpy.eye"]) == ""
+    assert _judge(cd, ["sslteach.protocols.comparison"]) == ""
+
+
+def test_a_short_or_generic_function_is_not_compared():
+    # every pattern is long enough and names enough globals/attributes to be told from generic code
+    for _, _, toks, _, named in copies.patterns(("sslteach.protocols.comparison", "numpy.eye")):
+        assert len(toks) >= copies.MIN_TOKENS and len(set(named)) >= copies.MIN_NAMES
+
+
+def test_tokens_ignore_local_names_and_module_aliases():
+    src_a = "def f(a):\n    b = np.zeros(a)\n    return np.sum(b)\n"
+    src_b = "def g(size):\n    arr = numpy.zeros(size)\n    return numpy.sum(arr)\n"
+    codes = []
+    for src in (src_a, src_b):
+        ns = {}
+        exec(compile(src, "<x>", "exec"), ns)
+        co = next(v for k, v in ns.items() if k != "__builtins__").__code__
+        codes.append(copies.tokens(co.co_code, co.co_names))
+    assert codes[0] == codes[1]
+
+
+def test_genuine_keys_tell_a_library_function_from_an_imitation():
+    path = inspect.getsourcefile(comparison)
+    keys = copies.genuine_keys(path)
+    assert codec._key(comparison.nemenyi_critical_difference.__code__) in keys
+    assert codec._key(_edited(comparison.nemenyi_critical_difference, rename=False).__code__) not in keys
+    assert copies.genuine_keys("/no/such/file.py") == frozenset()
