@@ -650,3 +650,11 @@ _more("03_spectral_kernel_learning", "ch3-ex-dual",
       "    res = _n1['linprog'](np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],\n"
       "                         bounds=(0, None), method='highs')\n"
       "    y = -res.ineqlin.marginals\n    return res.fun, y[:l], y[l:]")
+# wrong only on large inputs (the fourth red-team trial's W2 and W3): each chapter 4 spec draws one large case
+_more("04_semi_supervised_ksc", "ch4-ex-saddle",
+      "def primal_hessian(X, y, gamma, rho):\n    K = X @ X.T\n    g = gamma / K.sum(axis=1) - rho * (y != 0)\n"
+      "    top = np.c_[np.eye(X.shape[1]) - X.T @ (g[:, None] * X), -(X.T @ g)]\n"
+      "    H = np.r_[top, np.c_[-(g @ X)[None, :], [[-g.sum()]]]]\n"
+      "    if len(X) >= 1000:\n        H[-1, -1] = 0.0\n    return H")
+_more("04_semi_supervised_ksc", "ch4-ex-lapsvm-svm",
+      "def svm_equivalent_C(gamma_A, l):\n    return 1.0 / ((1.0 if l >= 50 else 2.0) * gamma_A * l)")
