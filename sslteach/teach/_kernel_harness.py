@@ -909,20 +909,26 @@ def _lru_cache():
     return lambda fn: wrapper(fn, None, False, info)
 
 
+#: numpy's own functions, taken when the harness is installed (before any cell could replace them)
+_ASARRAY, _FULL, _ABS = np.asarray, np.full, np.abs
+#: An LP this small (rows times variables) is recorded whole: its objective, matrix and sides.
+LP_DATA_MAX = 4096
+
+
 def _lp_record(loc):
     """What HiGHS is given, read from the arguments of scipy's ``_highs_wrapper``: plain values."""
-    import numpy as _np
+    _np = np
 
     def arr(x):
-        return _np.asarray(x if x is not None else [], dtype=float).ravel()
+        return _ASARRAY(x if x is not None else [], dtype=float).ravel()
 
     c, lhs, rhs, lb, ub = (arr(loc.get(k)) for k in ("c", "lhs", "rhs", "lb", "ub"))
     big = 1e20  # scipy hands HiGHS its infinity (1e30) for np.inf
     n = int(c.size)
     if lhs.size == 0:
-        lhs = _np.full(rhs.size, -_np.inf)
-    eq = (lhs == rhs) & (_np.abs(rhs) < big)
-    return {
+        lhs = _FULL(rhs.size, -_np.inf)
+    eq = (lhs == rhs) & (_ABS(rhs) < big)
+    record = {
         "n_vars": n,
         "n_rows": int(rhs.size),
         "n_eq": int(eq.sum()),
@@ -930,9 +936,20 @@ def _lp_record(loc):
         "n_lb": int(((lhs > -big) & (rhs >= big)).sum()),
         "n_range": int(((lhs > -big) & (rhs < big) & ~eq).sum()),
         # None for no bound (the record travels as a Python literal, which has no inf)
-        "lb": [float(v) if abs(v) < big else None for v in (lb if lb.size else _np.zeros(n))],
-        "ub": [float(v) if abs(v) < big else None for v in (ub if ub.size else _np.full(n, _np.inf))],
+        "lb": [float(v) if abs(v) < big else None for v in (lb.tolist() if lb.size else [0.0] * n)],
+        "ub": [float(v) if abs(v) < big else None for v in (ub if ub.size else _FULL(n, _np.inf))],
     }
+    if n * rhs.size <= LP_DATA_MAX:  # the whole LP: c, the dense matrix (from scipy's CSC arrays), sides
+        indptr, indices, data = (arr(loc.get(k)).tolist() for k in ("indptr", "indices", "data"))
+        rows = [[0.0] * n for _ in range(int(rhs.size))]
+        for j in range(min(n, len(indptr) - 1)):
+            for k in range(int(indptr[j]), int(indptr[j + 1])):
+                rows[int(indices[k])][j] = float(data[k])
+        record["c"] = [float(v) for v in c.tolist()]
+        record["A"] = rows
+        record["lhs"] = [float(v) if abs(v) < big else None for v in lhs.tolist()]
+        record["rhs"] = [float(v) if abs(v) < big else None for v in rhs.tolist()]
+    return record
 
 
 def _error_line(exc):
