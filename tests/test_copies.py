@@ -102,3 +102,26 @@ def test_genuine_keys_tell_a_library_function_from_an_imitation():
     assert codec._key(comparison.nemenyi_critical_difference.__code__) in keys
     assert codec._key(_edited(comparison.nemenyi_critical_difference, rename=False).__code__) not in keys
     assert copies.genuine_keys("/no/such/file.py") == frozenset()
+
+
+def test_a_copy_split_into_helpers_is_found_in_the_functions_together():
+    # numpy.eye's body cut in two: each half holds too little of it, both together hold all of it
+    body = textwrap.dedent(inspect.getsource(np.eye)).split("\n")
+    start = next(i for i, line in enumerate(body) if line.startswith("    if like is not None"))
+    lines = [line for line in body[start:] if line.strip() and not line.strip().startswith("#")]
+    cut = next(i for i, line in enumerate(lines) if "operator.index(M)" in line)
+    head, tail = lines[:cut], lines[cut:]
+    src = (
+        "def first(N, M=None, k=0, dtype=float, order='C', device=None, like=None):\n" + "\n".join(head)
+        + "\n    return m, M\n"
+        + "def second(m, M, k):\n" + "\n".join(tail) + "\n"
+    )
+    ns = dict(np.eye.__globals__)
+    exec(compile(src, "<split>", "exec"), ns)
+    m, big = ns["first"](4)
+    np.testing.assert_array_equal(ns["second"](m, big, 0), np.eye(4))
+    pats = copies.patterns(("numpy.eye",))
+    parts = [(f, ns[f].__code__.co_code, ns[f].__code__.co_names) for f in ("first", "second")]
+    assert all(copies.copied(*part, pats) == "" for part in parts)  # neither half alone
+    why = copies.copied_together(parts, pats)
+    assert why.startswith("your functions first, second together are an edited copy of numpy.eye"), why

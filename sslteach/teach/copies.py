@@ -125,7 +125,21 @@ def patterns(paths: tuple) -> tuple:
 
 def copied(name: str, code: bytes, names: tuple, pats) -> str:
     """Why a function of the answer's is an edited copy of a forbidden one ("" when it is not)."""
-    t = tokens(code, names)
+    return _contains(name, tokens(code, names), pats)
+
+
+def copied_together(functions, pats) -> str:
+    """:func:`copied` for several functions ``(name, code, names)`` read one after the other (in
+    the order a call first entered them): a copy split into helpers is found so."""
+    t = tuple(x for _, code, names in functions for x in tokens(code, names))
+    label = "your functions " + ", ".join(name for name, _, _ in functions[:4]) + (
+        f" and {len(functions) - 4} more" if len(functions) > 4 else ""
+    )
+    why = _contains(label, t, pats)
+    return why.replace(" is an edited copy of ", " together are an edited copy of ", 1)
+
+
+def _contains(name, t, pats) -> str:
     have = Counter(t)
     named = None
     for path, fname, p, counts, pnamed in pats:

@@ -406,6 +406,7 @@ def _copy_violations(kernel, shown, forbid, withhold):
     pid = _pattern_paths(forbid, withhold)
     known = kernel.sslteach_known
     out = []
+    own = []  # the answer's functions, in the order the call first entered them
     for item in shown:
         try:
             kind, key, file, name = item[:4]
@@ -416,14 +417,16 @@ def _copy_violations(kernel, shown, forbid, withhold):
                     out.append(f"ran code that claims to be {file}'s {name} but is not in that file "
                                "(code built or compiled to pass for a library's)")
             else:
-                code, names = item[4], item[5]
-                why = copies.copied(name, bytes(code), tuple(names), copies.patterns(pid))
+                code, names = bytes(item[4]), tuple(item[5])
+                own.append((name, code, names))  # sent again by every call: a copy split into
+                # helpers is looked for in all of them together, below
+                why = copies.copied(name, code, names, copies.patterns(pid))
                 if why:
                     out.append(why)
-                else:
-                    known.setdefault(key, set()).add(pid)
         except (TypeError, ValueError, IndexError):
             out.append("a line in the grader's format could not be read")
+    if len(own) > 1 and not out:
+        out += [why for why in [copies.copied_together(own, copies.patterns(pid))] if why]
     return out
 
 
