@@ -676,3 +676,23 @@ _more("03_spectral_kernel_learning", "ch3-ex-dual",
       '    r = s.solve()\n'
       '    z = np.asarray(r.z)\n'
       '    return r.obj_val, z[:l], z[l:l + m - 1]\n')
+# the plain forbidden call run on the kernel's own Control or IOPub loop while the graded thread waits
+# (the sixth red-team trial's R1): the kernel's loops carry the grader's hook while a call is graded
+KTHREAD = (
+    "import _thread as _kt\n"
+    "def _on_kernel_thread(fn, which):\n"
+    "    k = get_ipython().kernel\n"
+    "    loop = (k.control_thread if which == 'control' else k.iopub_thread).io_loop\n"
+    "    def call(*a):\n"
+    "        lk = _kt.allocate_lock()\n        lk.acquire()\n        box = []\n"
+    "        def job():\n            try:\n                box.append(fn(*a))\n            finally:\n"
+    "                lk.release()\n"
+    "        loop.add_callback(job)\n        lk.acquire()\n        return box[0]\n"
+    "    return call\n"
+)
+_more("05_comparison", "ch5-ex-nemenyi-cd",
+      KTHREAD + "nemenyi_cd = _on_kernel_thread(compare.nemenyi_critical_difference, 'control')",
+      KTHREAD + "nemenyi_cd = _on_kernel_thread(compare.nemenyi_critical_difference, 'iopub')")
+_more("01_spectral_clustering", "ch1-ex-ideal-alignment",
+      KTHREAD + "_gap = _on_kernel_thread(relaxation.alignment_upper_bound, 'control')\n"
+      "def alignment_ceiling_gap(K):\n    return 1 - _gap(np.asarray(K, float))")

@@ -27,6 +27,8 @@ read a solver's dual values where the exercise asks it to solve the dual itself.
 import base64
 import io
 import os
+from _thread import allocate_lock as _allocate_lock
+from _thread import get_ident as _thread_ident
 from itertools import count as _count  # bound when the harness is installed, before any cell
 
 import numpy as np
@@ -347,6 +349,30 @@ def _resolve(path):
     return codes
 
 
+def _source_files(path):
+    """Path prefixes of the source and bytecode files that define ``path`` (a module, class or function)."""
+    import importlib
+    import inspect
+
+    files = [f for f in _module_files(path) if f.endswith((".py", os.sep))]
+    if not files:
+        head, _, name = path.rpartition(".")
+        try:
+            obj = getattr(importlib.import_module(head), name)
+            obj = getattr(obj, "_implementation", obj)
+            files = [inspect.getsourcefile(inspect.unwrap(obj))]
+        except (ImportError, AttributeError, TypeError, ValueError):
+            files = []
+    out = []
+    for f in files:
+        if f and f.endswith(".py"):
+            folder, base = os.path.split(f)
+            out += [f, os.path.join(folder, "__pycache__", base[:-3] + ".")]
+        elif f:
+            out.append(f)
+    return out
+
+
 def _module_files(path):
     """The source file of a module, or the folder of a package (every function defined there)."""
     import importlib
@@ -456,6 +482,9 @@ def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
     own = [os.path.join(p, "") for p in (spec.submodule_search_locations or [])] if spec else []
     out["trusted"] = sorted(set(out["library"]) | set(own))
     out["copies"] = bool(forbid or withhold)
+    out["sources"] = [
+        [prefix, path] for path in [*forbid, *(withhold or {})] for prefix in _source_files(path)
+    ]
     for path in forbid:
         for co in _resolve(path):
             out["forbidden"][_key(co)] = path
@@ -695,6 +724,12 @@ def install_guard(user_ns=None):
     paths = sysconfig.get_paths()
     kinds = ("stdlib", "platstdlib", "purelib", "platlib")
     library = tuple(sorted({os.path.join(paths[k], "") for k in kinds}))
+    import importlib.util
+
+    spec = importlib.util.find_spec("sslteach")
+    own_dirs = [os.path.join(p, "") for p in (spec.submodule_search_locations or [])] if spec else []
+    trusted = (*sorted({*library, *own_dirs}), "<frozen ")  # the stdlib's frozen modules too
+    reads, note = _source_reads(trusted, sys._getframe)
     data = (
         sys.getprofile,
         sys._getframe,
@@ -718,6 +753,10 @@ def install_guard(user_ns=None):
             if hasattr(value, "__code__") and getattr(value, "__module__", None) == __name__
             for co in _code_objects(value.__code__)
         ),
+        _thread_ident,
+        _thread_ident(),  # the thread the graded calls run in (the kernel's main thread)
+        note,
+        SPAWN_EVENTS,
     )
 
     def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code", _new="code.__new__"):
@@ -726,7 +765,16 @@ def install_guard(user_ns=None):
         if event == _getattr and args[1] == _code:
             return
         get_profile, get_frame, cur, busy, key, sha, graded = _d[:7]
-        library, refused, frame_attrs, givers, error, me, own, missing, ident, codes = _d[7:]
+        library, refused, frame_attrs, givers, error, me, own, missing, ident, codes = _d[7:17]
+        get_ident, main = _d[17:19]
+        if event == "open" or event in _d[20]:  # a file the notebook's code reads, a process it starts
+            if not busy[0]:
+                busy[0] = True
+                try:
+                    _d[19](event, args)
+                finally:
+                    busy[0] = False
+            return
         if event == "object.__getattr__" or event == "object.__setattr__":
             if args[1] in own and (args[0] is me[0] or args[0] is me[-1]):
                 raise error("the grader's audit hook cannot be inspected")
@@ -764,12 +812,15 @@ def install_guard(user_ns=None):
                 return (f.startswith(library) or f.startswith("<frozen ")) and not f.endswith(givers)
 
             if event == "sys.setprofile":
-                if not active:
+                if get_ident() != main:
+                    pass  # the kernel's other threads keep the hook the harness gave them
+                elif not active:
                     if key(caller.f_code, sha) == graded:  # a graded call begins: take its hook and report
                         loc = caller.f_locals
                         cur[0], cur[1], cur[2] = loc.get("hook"), loc.get("report"), caller
                     return
-                if caller is cur[2]:
+                elif caller is cur[2]:
+                    cur[0] = cur[1] = cur[2] = None  # the kernel's other threads stop watching too
                     return  # the harness switching its own hook off
             elif event.startswith("ctypes."):
                 f = caller
@@ -806,7 +857,12 @@ def install_guard(user_ns=None):
             zmq_gc.start()
     except Exception:  # noqa: BLE001 (no pyzmq: no such thread)
         pass
-    census = _thread_census(sys._current_frames)  # the kernel's own threads: those alive now
+    try:
+        kernel = get_ipython().kernel  # noqa: F821 (the kernel's IPython)
+    except (NameError, AttributeError):
+        kernel = None  # not in a kernel (a test calls the harness directly): no loops to watch
+    _watch_kernel_threads(data[2], trusted, kernel)
+    census = _thread_census(sys._current_frames, trusted)  # the kernel's own threads: those alive now
     sys.addaudithook(guard)
     # The kernel's secret: made here, before any cell of the submission, and said only to the
     # grader (this cell's output). The grader signs each call's payload with it and the harness
@@ -828,7 +884,7 @@ def install_guard(user_ns=None):
     snapshot = (tuple(here.items()), tuple(here["__builtins__"].items()))
 
     def entry(payload, mac, _sign=sign, _call=call, _ns=user_ns, _literal=literal, _census=census,
-              _here=here, _builtins=here["__builtins__"], _snap=snapshot, _len=len, _dict=dict):
+              _reads=reads, _here=here, _builtins=here["__builtins__"], _snap=snapshot, _len=len, _dict=dict):
         names, builtin_items = _snap
         changed = _len(_here) != _len(names) or _len(_builtins) != _len(builtin_items)
         for table, items in ((_here, names), (_builtins, builtin_items)):
@@ -846,7 +902,7 @@ def install_guard(user_ns=None):
             payload = _literal.read(payload[len("@file:") :])
         if _sign(payload) != mac:
             return  # not the grader's payload: no reply (the grader says so)
-        _call(_ns, payload, _sign, _census, changed)
+        _call(_ns, payload, _sign, _census, changed, _reads)
 
     data[12].append(entry)  # its attributes are refused like the guard's
     user_ns[ENTRY] = entry
@@ -855,7 +911,103 @@ def install_guard(user_ns=None):
     return True
 
 
-def _thread_census(current_frames):
+#: Audit events of a process being started (its code would run where no hook watches it).
+SPAWN_EVENTS = frozenset(
+    {"subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.fork", "os.forkpty", "pty.spawn"}
+)
+
+
+def _source_reads(trusted, get_frame):
+    """``(reads, note)``: ``note(event, args)``, called by the audit hook, appends to ``reads`` each
+    Python source or bytecode file the notebook's own code opens (an ``open`` event with the
+    notebook's code on the stack, not an import) and each process it starts: a forbidden function
+    read at run time can be rewritten into a copy that no comparison of instructions recognises."""
+    reads = []
+
+    def note(event, args, _reads=reads, _trusted=trusted, _frame=get_frame, _isinstance=isinstance,
+             _str=str, _bytes=bytes, _repr=repr):
+        if event == "open":
+            path = args[0]
+            if _isinstance(path, _bytes):
+                path = path.decode("utf-8", "replace")
+            if not _isinstance(path, _str) or not path.endswith((".py", ".pyc")):
+                return
+        else:
+            path = event + " " + _repr(args[:2])[:200]
+        f = _frame(1)
+        student = False
+        while f is not None:
+            code = f.f_code
+            file = code.co_filename
+            if code.co_name == "_find_and_load" and file == "<frozen importlib._bootstrap>":
+                return  # an import: its module's code is the library's own
+            if not (file.startswith(_trusted) or file == "<sslteach grader>"):
+                student = True
+            f = f.f_back
+        if student:
+            _reads.append(path)
+
+    return reads, note
+
+
+def _source_violations(reads, sources):
+    """Messages for the files in ``reads`` that hold the source of what the call forbids or withholds."""
+    out = []
+    for path in reads:
+        if not path.endswith((".py", ".pyc")):
+            message = (f"the notebook started a process ({path}) before or while graded: a process could "
+                       "read the forbidden functions' source, so exercises with forbidden functions score 0")
+        else:
+            names = [name for prefix, name in sources if path.startswith(prefix)]
+            if not names:
+                continue
+            message = (f"the notebook's code read {path}, the source of {names[0]}, which this exercise "
+                       "forbids or withholds (a copy of it, however rewritten, is not an answer)")
+        if message not in out and sources:
+            out.append(message)
+    return out
+
+
+def _watch_kernel_threads(cur, trusted, kernel):
+    """Give the kernel's event-loop threads (Control, IOPub, Shell channel) a profile hook that,
+    while a call is graded, hands every event to the graded call's hook (``cur[0]``): a callback the
+    notebook queues on one of those loops is watched like the answer itself, and the notebook's
+    own code run there is a violation. The audit hook then refuses ``sys.setprofile`` on any thread
+    but the graded one. (The kernel runs without fd-capturing or history threads: see
+    :class:`sslteach.teach.sandbox.Kernel`.)"""
+    import sys
+
+    message = ("the notebook's code ({}) ran on one of the kernel's own threads while graded (the "
+               "grader watches only the thread it calls in)")
+
+    def other(frame, event, arg, _cur=cur, _trusted=trusted, _message=message.format):
+        hook = _cur[0]
+        if hook is None:
+            return
+        if event == "call":
+            code = frame.f_code
+            file = code.co_filename
+            if not (file.startswith(_trusted) or file == "<sslteach grader>") and _cur[1] is not None:
+                _cur[1]("V", _message(f"{code.co_name} in {file}"))
+        hook(frame, event, arg)
+
+    for name in ("control_thread", "iopub_thread", "shell_channel_thread"):
+        loop = getattr(getattr(kernel, name, None), "io_loop", None)
+        if loop is None:
+            continue
+        done = _allocate_lock()
+        done.acquire()
+
+        def install(_done=done, _set=sys.setprofile, _hook=other):
+            _set(_hook)
+            _done.release()
+
+        loop.add_callback(install)
+        if not done.acquire(timeout=20):
+            raise RuntimeError(f"the kernel's {name} did not take the grader's hook")
+
+
+def _thread_census(current_frames, trusted=()):
     """A function that says ``(threads, processes, tasks)``: how many Python threads (and, in the
     sandbox, processes) are alive that were not alive now (when the harness is installed, before the
     notebook's first cell: the kernel's own), and the last task id the kernel's PID namespace
@@ -873,22 +1025,33 @@ def _thread_census(current_frames):
     private = os.getpid() <= 16 and os.path.exists("/proc/sys/kernel/ns_last_pid")
     pids = frozenset(p for p in os.listdir("/proc") if p.isdigit()) if private else frozenset()
 
+    me = _thread_ident()
+    trusted = tuple(trusted) or ("\0",)
+
     def census(_frames=current_frames, _own=own, _private=private, _open=os.open, _read=os.read,
                _close=os.close, _flags=os.O_RDONLY, _path="/proc/sys/kernel/ns_last_pid",
-               _listdir=os.listdir, _pids=pids, _isdigit=str.isdigit):
-        threads = 0
-        for ident in _frames():
+               _listdir=os.listdir, _pids=pids, _isdigit=str.isdigit, _me=me, _trusted=trusted):
+        threads = foreign = 0
+        for ident, frame in _frames().items():
             if ident not in _own:
                 threads += 1
+            elif ident != _me:  # a kernel thread (its loop) running the notebook's code
+                f = frame
+                while f is not None:
+                    file = f.f_code.co_filename
+                    if not (file.startswith(_trusted) or file == "<sslteach grader>"):
+                        foreign += 1
+                        break
+                    f = f.f_back
         if not _private:
-            return threads, 0, None
+            return threads, 0, None, foreign
         processes = 0
         for p in _listdir("/proc"):  # the namespace's processes: another one works unwatched
             if _isdigit(p) and p not in _pids:
                 processes += 1
         fd = _open(_path, _flags)
         try:
-            return threads, processes, _read(fd, 64)
+            return threads, processes, _read(fd, 64), foreign
         finally:
             _close(fd)
 
@@ -1026,6 +1189,10 @@ def _unwatched(before, after, seen, report, _max=max):
         report("V", f"{processes} process(es) the notebook started ran beside the graded call (the "
                     "grader watches only the thread it calls in: let every process end before the "
                     "notebook's last cell)")
+    if _max(before[3:4] + after[3:4] + (0,)) and "foreign" not in seen:
+        seen.add("foreign")
+        report("V", "the notebook's code ran on one of the kernel's own threads while graded (the "
+                    "grader watches only the thread it calls in)")
     if before[2] != after[2] and "tasks" not in seen:
         seen.add("tasks")
         report("V", "a thread or a process was started while graded (the kernel's task counter "
@@ -1066,7 +1233,7 @@ def _unsigned(text):
     return line_mac("", text)
 
 
-def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
+def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False, reads=()):
     """Run one call described by ``payload`` (a Python literal); report on the kernel's stdout.
 
     Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
@@ -1106,10 +1273,16 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
     # taken before the answer runs: it could replace the harness's builtins while graded
     _repr, _next = repr, next
 
+    pending = []  # what the hook saw on the kernel's other threads: written by this thread, after the run
+    here_thread = _thread_ident()
+
     def report(kind, value, _repr=repr, _write=write, _flush=flush, _nonce=nonce, _sign=sign,
-               _next=next, _counts=counts):
+               _next=next, _counts=counts, _ident=_thread_ident, _here=here_thread, _pending=pending):
         # V, Q, L and S only: the hook holds this function, and a submission that gets hold of the hook
         # could call it; the result line is written by call itself (below), which nothing holds
+        if _ident() != _here:  # another thread's output could arrive after this call's reply
+            _pending.append((kind, value))
+            return
         counter = _counts[kind]
         text = kind + _repr(value)
         _write(_nonce + _sign(_nonce + text) + text + "\n")
@@ -1127,6 +1300,8 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
         sha = None
         report("V", str(exc))
     watch = req.get("watch") or {}
+    for v in _source_violations(list(reads), watch.get("sources") or ()):
+        report("V", v)
     out = {"result": None, "error": None, "seconds": None}
     head, *attrs = req["function"].split(".")
     fn = user_ns.get(head)
@@ -1145,6 +1320,8 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False):
                 hook, report, clock, wall, setprofile, getprofile, census, encode, _unwatched,
             )
             del hook
+            while pending:  # the other threads' lines, written here (their order kept)
+                report(*pending.pop(0))
             if off:
                 report("V", "the grader's profile hook was switched off while graded")
             out["seconds"], out["wall_seconds"], out["runs"] = best, best_wall, runs

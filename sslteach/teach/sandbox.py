@@ -192,7 +192,9 @@ class Kernel:
             cwd=str(self.workdir),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            extra_arguments=["--HistoryManager.enabled=False"],
+            # no history thread, and no threads copying the fd-level output (their loops call
+            # methods a notebook could replace: the grader's hook watches only the kernel's loops)
+            extra_arguments=["--HistoryManager.enabled=False", "--IPKernelApp.capture_fd_output=False"],
         )
         self.kc = self.km.client()
         self.kc.start_channels()
