@@ -1280,7 +1280,9 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False, r
                _next=next, _counts=counts, _ident=_thread_ident, _here=here_thread, _pending=pending):
         # V, Q, L and S only: the hook holds this function, and a submission that gets hold of the hook
         # could call it; the result line is written by call itself (below), which nothing holds
-        if _ident() != _here:  # another thread's output could arrive after this call's reply
+        if kind == "S" or _ident() != _here:  # another thread's output could arrive after this call's
+            # reply; the functions entered (S) are written after the run, so that sending them costs the
+            # kernel's IOPub thread no CPU time inside a timed run
             _pending.append((kind, value))
             return
         counter = _counts[kind]
@@ -1320,8 +1322,12 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False, r
                 hook, report, clock, wall, setprofile, getprofile, census, encode, _unwatched,
             )
             del hook
-            while pending:  # the other threads' lines, written here (their order kept)
-                report(*pending.pop(0))
+            while pending:  # the other threads' lines and the functions entered, written here
+                kind, value = pending.pop(0)
+                text = kind + _repr(value)
+                write(nonce + sign(nonce + text) + text + "\n")
+                flush()
+                _next(counts[kind])
             if off:
                 report("V", "the grader's profile hook was switched off while graded")
             out["seconds"], out["wall_seconds"], out["runs"] = best, best_wall, runs
