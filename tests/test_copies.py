@@ -125,3 +125,34 @@ def test_a_copy_split_into_helpers_is_found_in_the_functions_together():
     assert all(copies.copied(*part, pats) == "" for part in parts)  # neither half alone
     why = copies.copied_together(parts, pats)
     assert why.startswith("your functions first, second together are an edited copy of numpy.eye"), why
+
+
+def test_source_files_name_the_forbidden_functions_files_and_bytecode():
+    files = codec._source_files("numpy.eye")
+    assert files[0] == inspect.getsourcefile(np.eye) and files[1].endswith("__pycache__/_twodim_base_impl.")
+    assert codec._source_files("sslteach.protocols.comparison")[0] == inspect.getsourcefile(comparison)
+    assert codec._source_files("no.such.module") == []
+
+
+def test_reading_a_forbidden_source_is_a_violation_and_other_files_are_not():
+    sources = [[prefix, "numpy.eye"] for prefix in codec._source_files("numpy.eye")]
+    eye_file, pyc_prefix = (p for p, _ in sources)
+    got = codec._source_violations([eye_file, pyc_prefix + "cpython-311.pyc", "/elsewhere/x.py"], sources)
+    assert len(got) == 2 and all("the source of numpy.eye" in m for m in got)
+    assert codec._source_violations(["/elsewhere/x.py"], sources) == []
+    spawned = codec._source_violations(["subprocess.Popen ('cat', ['cat'])"], sources)
+    assert spawned and "started a process" in spawned[0]
+    assert codec._source_violations([eye_file], []) == []  # nothing forbidden: nothing to protect
+
+
+def test_the_audit_note_records_reads_by_the_notebooks_code_only():
+    import sys
+
+    trusted = (str(__import__("pathlib").Path(np.__file__).parents[1]) + "/",)  # site-packages only
+    reads, note = codec._source_reads(trusted, sys._getframe)
+    note("open", ("/lib/x.py", "r", 0))  # this test's own frame is not trusted: recorded
+    note("open", ("/lib/data.csv", "r", 0))  # not Python: ignored
+    assert reads == ["/lib/x.py"]
+    reads2, note2 = codec._source_reads(("/", "<"), sys._getframe)  # every frame trusted: a library's own read
+    note2("open", ("/lib/x.py", "r", 0))
+    assert reads2 == []
