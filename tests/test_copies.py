@@ -153,6 +153,7 @@ def test_the_audit_note_records_reads_by_the_notebooks_code_only():
     note("open", ("/lib/x.py", "r", 0))  # this test's own frame is not trusted: recorded
     note("open", ("/lib/data.csv", "r", 0))  # not Python: ignored
     assert reads == ["/lib/x.py"]
-    reads2, note2 = codec._source_reads(("/", "<"), sys._getframe)  # every frame trusted: a library's own read
+    # every frame trusted: a library's own read is not the notebook's
+    reads2, note2 = codec._source_reads(("/", "<"), sys._getframe)
     note2("open", ("/lib/x.py", "r", 0))
     assert reads2 == []

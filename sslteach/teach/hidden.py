@@ -33,7 +33,10 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     ``"highs"`` method) is recorded as scipy hands it to HiGHS, and ``compare`` finds the
     records in ``case["lps"]``: a list of dicts with ``n_vars``, ``n_rows``, ``n_ub``
     (rows ``A x <= b``), ``n_eq`` (rows ``A x = b``), ``n_lb`` and ``n_range`` (rows with a
-    finite lower side), and the variables' bounds ``lb``, ``ub`` (lists, ``None`` for none).
+    finite lower side), and the variables' bounds ``lb``, ``ub`` (lists, ``None`` for none);
+    an LP of at most ``LP_DATA_MAX`` matrix entries also has ``c``, ``A`` (dense rows),
+    ``lhs`` and ``rhs``, and :func:`same_lp` (in the spec's namespace, beside ``np``,
+    ``Case`` and :func:`same`) tells whether it is a given LP however it was written.
     HiGHS reached any other way while graded (scipy's private ``_linprog_highs`` or
     ``_highs_wrapper``, or the methods of its C module ``scipy.optimize._highspy._core`` or of
     ``highspy._core``) is a violation, so the records hold every LP the answer solved with
@@ -169,9 +172,60 @@ class Spec:
     record_lps: bool = False
 
 
+def _halfspaces(lp):
+    """``(A, b)``: a recorded LP's rows and bounds as ``A x <= b`` (an infinite side gives no row)."""
+    n = lp["n_vars"]
+    rows, rhs = [], []
+    for a, lo, hi in zip(lp["A"], lp["lhs"], lp["rhs"], strict=True):
+        if hi is not None:
+            rows.append(np.asarray(a, float))
+            rhs.append(hi)
+        if lo is not None:
+            rows.append(-np.asarray(a, float))
+            rhs.append(-lo)
+    for j, (lo, hi) in enumerate(zip(lp["lb"], lp["ub"], strict=True)):
+        for side, bound in ((1.0, hi), (-1.0, -lo if lo is not None else None)):
+            if bound is not None:
+                rows.append(side * np.eye(n)[j])
+                rhs.append(bound)
+    return np.asarray(rows, float).reshape(-1, n), np.asarray(rhs, float)
+
+
+def _inside(A1, b1, A2, b2):
+    """Every point of {A1 x <= b1} satisfies A2 x <= b2: each row maximised over it (unbounded: no)."""
+    from scipy.optimize import linprog
+
+    for a, bound in zip(A2, b2, strict=True):
+        r = linprog(-a, A_ub=A1, b_ub=b1, bounds=(None, None), method="highs")
+        if r.status != 0 or -r.fun > bound + 1e-7 * (1 + abs(bound)):
+            return False
+    return True
+
+
+def same_lp(lp, A, b, c, orders) -> bool:
+    """True when the LP an answer gave HiGHS (a ``record_lps`` record, recorded whole) is
+    min c'x subject to A x <= b: its objective a positive multiple of ``c`` and the same
+    feasible set (each contains the other: every row of one maximised over the other with
+    HiGHS), with its variable j standing for variable ``order[j]`` for one of ``orders``."""
+    if lp.get("A") is None or lp["n_vars"] != len(c):
+        return False
+    c = np.asarray(c, float)
+    rows, rhs = _halfspaces(lp)
+    for order in orders:
+        moved, cost = np.zeros_like(rows), np.zeros(len(c))
+        moved[:, order], cost[order] = rows, np.asarray(lp["c"], float)
+        s = cost @ c / (c @ c)
+        if not (s > 0 and np.allclose(cost, s * c, rtol=1e-9, atol=1e-12 * s * np.abs(c).max())):
+            continue
+        if _inside(moved, rhs, A, b) and _inside(A, b, moved, rhs):
+            return True
+    return False
+
+
 def load_spec(label: str, source: str, rng) -> Spec:
     """Execute a hidden test's source in the grader and draw its cases with ``rng``."""
-    ns = {"np": np, "Case": Case, "same": same, "__name__": f"hidden_{label.replace('-', '_')}"}
+    ns = {"np": np, "Case": Case, "same": same, "same_lp": same_lp}
+    ns["__name__"] = f"hidden_{label.replace('-', '_')}"
     try:
         exec(compile(source, f"<hidden test {label}>", "exec"), ns)
         cases = list(ns["cases"](rng))
