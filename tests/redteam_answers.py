@@ -696,3 +696,18 @@ _more("05_comparison", "ch5-ex-nemenyi-cd",
 _more("01_spectral_clustering", "ch1-ex-ideal-alignment",
       KTHREAD + "_gap = _on_kernel_thread(relaxation.alignment_upper_bound, 'control')\n"
       "def alignment_ceiling_gap(K):\n    return 1 - _gap(np.asarray(K, float))")
+# the plain forbidden call run on pyzmq's garbage-collector thread, which calls set() on the object it
+# finds in gc.refs for each key it is sent (the seventh red-team trial's N1): started with the grader's hook
+GCTHREAD = (
+    "import _thread as _kt, struct as _ks, zmq as _kz\nimport zmq.utils.garbage as _kg\n_GC = _kg.gc\n"
+    "if not _GC.is_alive():\n    _GC.start()\n"
+    "_GP = _GC.context.socket(_kz.PUSH)\n_GP.linger = 0\n_GP.connect(_GC.url)\n"
+    "class _GJob:\n    def __init__(self, f):\n        self.f = f\n    def set(self):\n        self.f()\n"
+    "def _on_gc_thread(fn):\n    def call(*a):\n        lk = _kt.allocate_lock()\n        lk.acquire()\n"
+    "        box = []\n        def job():\n            try:\n                box.append(fn(*a))\n"
+    "            finally:\n                lk.release()\n"
+    "        _GC.refs[id(job)] = _kg.gcref(None, _GJob(job))\n        _GP.send(_ks.pack('Q', id(job)))\n"
+    "        lk.acquire(timeout=20)\n        return box[0]\n    return call\n"
+)
+_more("05_comparison", "ch5-ex-nemenyi-cd",
+      GCTHREAD + "nemenyi_cd = _on_gc_thread(compare.nemenyi_critical_difference)")

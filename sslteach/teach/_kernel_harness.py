@@ -757,6 +757,7 @@ def install_guard(user_ns=None):
         _thread_ident(),  # the thread the graded calls run in (the kernel's main thread)
         note,
         SPAWN_EVENTS,
+        [],  # the kernel's threads that carry the harness's hook (their idents)
     )
 
     def guard(event, args, _d=data, _getattr="object.__getattr__", _code="f_code", _new="code.__new__"):
@@ -812,8 +813,10 @@ def install_guard(user_ns=None):
                 return (f.startswith(library) or f.startswith("<frozen ")) and not f.endswith(givers)
 
             if event == "sys.setprofile":
-                if get_ident() != main:
+                if get_ident() in _d[21]:
                     pass  # the kernel's other threads keep the hook the harness gave them
+                elif get_ident() != main:
+                    return  # a thread of the notebook's own (the census reports it while graded)
                 elif not active:
                     if key(caller.f_code, sha) == graded:  # a graded call begins: take its hook and report
                         loc = caller.f_locals
@@ -849,19 +852,29 @@ def install_guard(user_ns=None):
         raise error(f"{event} is refused by the grader")
 
     data[12][0] = guard
-    try:  # pyzmq starts its garbage-collector thread at the kernel's first large zero-copy
-        # message (a large reply of the harness's, say): a kernel's thread, so started now
-        from zmq.utils.garbage import gc as zmq_gc
-
-        if not zmq_gc.is_alive():
-            zmq_gc.start()
-    except Exception:  # noqa: BLE001 (no pyzmq: no such thread)
-        pass
     try:
         kernel = get_ipython().kernel  # noqa: F821 (the kernel's IPython)
     except (NameError, AttributeError):
         kernel = None  # not in a kernel (a test calls the harness directly): no loops to watch
-    _watch_kernel_threads(data[2], trusted, kernel)
+    other = _watch_kernel_threads(data[2], trusted, kernel, data[21])
+    try:  # pyzmq starts its garbage-collector thread at the kernel's first large zero-copy
+        # message (a large reply of the harness's, say): a kernel's thread, so started now, and
+        # with the hook of the kernel's other threads (red team 7 ran forbidden calls there, from
+        # an object's set() that the thread calls for a key the notebook sent it)
+        import threading
+
+        from zmq.utils.garbage import gc as zmq_gc
+
+        if zmq_gc.is_alive():
+            zmq_gc.stop()
+        threading.setprofile(other)
+        try:
+            zmq_gc.start()
+        finally:
+            threading.setprofile(None)
+        data[21].append(zmq_gc.thread.ident)
+    except Exception:  # noqa: BLE001 (no pyzmq: no such thread)
+        pass
     census = _thread_census(sys._current_frames, trusted)  # the kernel's own threads: those alive now
     sys.addaudithook(guard)
     # The kernel's secret: made here, before any cell of the submission, and said only to the
@@ -968,7 +981,7 @@ def _source_violations(reads, sources):
     return out
 
 
-def _watch_kernel_threads(cur, trusted, kernel):
+def _watch_kernel_threads(cur, trusted, kernel, idents):
     """Give the kernel's event-loop threads (Control, IOPub, Shell channel) a profile hook that,
     while a call is graded, hands every event to the graded call's hook (``cur[0]``): a callback the
     notebook queues on one of those loops is watched like the answer itself, and the notebook's
@@ -998,13 +1011,15 @@ def _watch_kernel_threads(cur, trusted, kernel):
         done = _allocate_lock()
         done.acquire()
 
-        def install(_done=done, _set=sys.setprofile, _hook=other):
+        def install(_done=done, _set=sys.setprofile, _hook=other, _idents=idents):
             _set(_hook)
+            _idents.append(_thread_ident())
             _done.release()
 
         loop.add_callback(install)
         if not done.acquire(timeout=20):
             raise RuntimeError(f"the kernel's {name} did not take the grader's hook")
+    return other
 
 
 def _thread_census(current_frames, trusted=()):
