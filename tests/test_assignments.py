@@ -1137,3 +1137,43 @@ def test_schur_features_in_float32_are_accepted_on_every_draw():
             off = want.copy()
             off[:, 0] *= 1.01
             assert spec.compare(case, off, want), (seed, case["name"])
+
+
+def test_ch3_build_lp_accepts_the_statements_lp_however_written():
+    """ch3-ex-build-lp: the statement's LP written in (xi, c), its rows scaled and one repeated, its
+    objective divided by beta, passes (the eighth red-team trial's C1, refused by a row count); the
+    same LP without beta in the objective, and the LP with its decay rows, do not."""
+    from scipy.optimize import linprog
+
+    from sslteach.teach.hidden import load_spec
+
+    nb = nbformat.read(str(ROOT / "notebooks" / "03_spectral_kernel_learning.ipynb"), as_version=4)
+    (cell,) = [c for c in nb.cells if c.get("id") == "hidden-ch3-ex-build-lp"]
+    spec = load_spec("ch3-ex-build-lp", cell.source, np.random.default_rng(0))
+
+    def answer(variant, lam, T, eta, beta):
+        l, m = T.shape
+        k = np.arange(m)
+        R = np.triu(float(eta) ** (k[None, :] - k[:, None]))
+        c = np.r_[R.T @ lam, np.full(l, 1.0 if variant == "no beta" else beta)]
+        A, b = np.hstack([-T @ R, -np.eye(l)]), -np.ones(l)
+        if variant == "decay rows":  # in (mu, xi), Gamma mu >= 0 as rows
+            G = np.eye(m)[:-1] - eta * np.eye(m, k=1)[:-1]
+            A = np.r_[np.hstack([-T, -np.eye(l)]), np.hstack([-G, np.zeros((m - 1, l))])]
+            res = linprog(np.r_[lam, np.full(l, beta)], A_ub=A, b_ub=np.r_[b, np.zeros(m - 1)],
+                          bounds=(0, None), method="highs")
+            return res.x[:m]
+        perm = np.r_[np.arange(m, m + l), np.arange(m)] if variant == "rewritten" else np.arange(m + l)
+        scale, rows = (3.0, np.r_[np.arange(l), 0]) if variant == "rewritten" else (1.0, np.arange(l))
+        res = linprog(c[perm] / (beta if variant == "rewritten" else 1.0), A_ub=scale * A[rows][:, perm],
+                      b_ub=scale * b[rows], bounds=(0, None), method="highs")
+        x = np.empty(m + l)
+        x[perm] = res.x
+        return R @ x[:m]
+
+    case = next(c for c in spec.cases if c["args"][1].shape[1] > 1)
+    want, _ = _recorded_lps(lambda: answer("plain", *case["args"]))
+    for variant, ok in (("plain", True), ("rewritten", True), ("no beta", False), ("decay rows", False)):
+        got, lps = _recorded_lps(lambda v=variant: answer(v, *case["args"]))
+        msg = spec.compare({**case, "lps": lps}, got, want)
+        assert (msg is None) == ok, (variant, msg)
