@@ -456,6 +456,20 @@ def _own_code(path):
     return codes[:1]
 
 
+def _installed_roots():
+    """``(library, sslteach)``: the folders (ending in a separator) of the installed libraries
+    (the standard library and the site folders) and of the sslteach package, read-only in the sandbox."""
+    import importlib.util
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
+    library = tuple(sorted({os.path.join(paths[k], "") for k in kinds}))
+    spec = importlib.util.find_spec("sslteach")
+    own = tuple(os.path.join(p, "") for p in (spec.submodule_search_locations or [])) if spec else ()
+    return library, own
+
+
 def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
     """What a graded call watches for, as plain data: computed once, in the grader's process.
 
@@ -468,19 +482,11 @@ def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
     ``"linprog"``: every LP given to HiGHS is then reported, and HiGHS reached other than
     through ``linprog`` is a violation.
     """
-    import sysconfig
-
     out = {"forbidden": {}, "required": {}, "withheld": {}, "forbidden_files": []}
     # the installed libraries (read-only in the sandbox): their own sys._getframe calls are allowed
-    paths = sysconfig.get_paths()
-    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
-    out["library"] = sorted({os.path.join(paths[k], "") for k in kinds})
-    # where installed code lives (read-only in the sandbox): the libraries and sslteach itself
-    import importlib.util
-
-    spec = importlib.util.find_spec("sslteach")
-    own = [os.path.join(p, "") for p in (spec.submodule_search_locations or [])] if spec else []
-    out["trusted"] = sorted(set(out["library"]) | set(own))
+    library, own = _installed_roots()
+    out["library"] = list(library)
+    out["trusted"] = sorted({*library, *own})  # where installed code lives: the libraries and sslteach
     out["copies"] = bool(forbid or withhold)
     out["sources"] = [
         [prefix, path] for path in [*forbid, *(withhold or {})] for prefix in _source_files(path)
@@ -714,20 +720,13 @@ def install_guard(user_ns=None):
     a function's ``__code__``. Nothing refers to it but the interpreter's list of audit hooks.
     """
     import sys
-    import sysconfig
 
     builtins_ns, problems = _private_builtins()
     if problems:
         raise RuntimeError("; ".join(problems))
     g = _private_copies(("_const", "_fingerprint", "_key", "_normalised_code"), builtins_ns)
     sha = _sha256()
-    paths = sysconfig.get_paths()
-    kinds = ("stdlib", "platstdlib", "purelib", "platlib")
-    library = tuple(sorted({os.path.join(paths[k], "") for k in kinds}))
-    import importlib.util
-
-    spec = importlib.util.find_spec("sslteach")
-    own_dirs = [os.path.join(p, "") for p in (spec.submodule_search_locations or [])] if spec else []
+    library, own_dirs = _installed_roots()
     trusted = (*sorted({*library, *own_dirs}), "<frozen ")  # the stdlib's frozen modules too
     reads, note = _source_reads(trusted, sys._getframe)
     data = (
@@ -1023,10 +1022,11 @@ def _watch_kernel_threads(cur, trusted, kernel, idents):
 
 
 def _thread_census(current_frames, trusted=()):
-    """A function that says ``(threads, processes, tasks)``: how many Python threads (and, in the
-    sandbox, processes) are alive that were not alive now (when the harness is installed, before the
-    notebook's first cell: the kernel's own), and the last task id the kernel's PID namespace
-    handed out (None outside the sandbox's namespace).
+    """A function that says ``(threads, processes, tasks, foreign)``: how many Python threads (and, in
+    the sandbox, processes) are alive that were not alive now (when the harness is installed, before
+    the notebook's first cell: the kernel's own), the last task id the kernel's PID namespace
+    handed out (None outside the sandbox's namespace), and how many of the kernel's own threads
+    other than this one have code from outside ``trusted`` (the notebook's) on their stack.
 
     The profile hook watches only the thread that calls the answer. A thread the notebook
     started (at cell time, or during the call from C code, which makes no call event the hook
@@ -1254,9 +1254,11 @@ def call(user_ns, payload, sign=_unsigned, census=None, harness_changed=False, r
     Every line it writes is ``<nonce><digest><kind><repr>``, the digest made by ``sign``
     (keyed with the kernel's secret, see :func:`install_guard`): ``V`` at once for each violation seen
     while the student's code runs (so that nothing the code does later can take it back),
-    ``Q`` for each required function reached, ``L`` for each LP given to HiGHS, and one final
-    ``R`` with a dict of plain Python values, among them how many lines of each kind were
-    written before it (so that a line suppressed on its way out is noticed). The grader reads
+    ``Q`` for each required function reached, ``L`` for each LP given to HiGHS, ``S`` for each
+    function the answer entered that the grader compares with the forbidden ones (written after
+    the run, with what the hook saw on the kernel's other threads), and one final ``R`` with a
+    dict of plain Python values, among them how many lines of each kind were written before it
+    (so that a line suppressed on its way out is noticed). The grader reads
     them with :func:`ast.literal_eval`; a line whose digest is wrong, more than one ``R``, or a
     missing line is tampering.
     """

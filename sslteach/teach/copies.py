@@ -3,18 +3,20 @@
 A forbidden function is recognised in the kernel by its code object's key (name, bytecode,
 names, constants), so an exact copy, renamed or not, is caught there. An *edited* copy (a
 statement added, a variable renamed, dead code appended) has another key. The kernel's hook
-therefore reports each function the answer enters (once per kernel, see
-:mod:`sslteach.teach._kernel_harness`), and this module judges the reports:
+therefore reports each function the answer enters (see :mod:`sslteach.teach._kernel_harness`;
+a library function once per kernel, the answer's own on every call), and this module judges
+the reports:
 
 - code from outside the installed libraries is compared with the forbidden (and withheld)
   functions' code: its instructions are reduced to tokens (:func:`tokens`: the operation, and
   the global or attribute name it uses; local names, constants, jump offsets and the name of a
-  module whose attribute is read dropped) and a
-  forbidden function of at least :data:`MIN_TOKENS` tokens whose tokens appear, in order, at
-  :data:`CONTAINED` of their number or more in the answer's function (the longest common
-  subsequence, :func:`lcs_length`), and so do the names among them, is a copy: added
-  statements do not hide it, renamed variables change nothing, and only rewriting most of
-  it does;
+  module whose attribute is read dropped) and a forbidden function of at least
+  :data:`MIN_TOKENS` tokens whose tokens appear, in order, at :data:`CONTAINED` of their
+  number or more in the answer's function (the longest common subsequence,
+  :func:`lcs_length`), and so do the names among them, is a copy: added statements do not
+  hide it, renamed variables change nothing, and only rewriting most of it does; the
+  answer's functions are also read together (:func:`copied_together`), so a copy split into
+  helpers is found;
 - code that names a library file must be that file's: its key is looked up among the keys of
   the file compiled afresh here (:func:`genuine_keys`), so no code can pass for a library's.
 
@@ -109,14 +111,15 @@ def lcs_length(a, b) -> int:
 
 @cache
 def patterns(paths: tuple) -> tuple:
-    """``(path, name, tokens, counts)`` of every function of the named modules or functions that is
-    at least :data:`MIN_TOKENS` tokens long (computed once per grading process)."""
+    """``(path, name, tokens, counts, names)`` of every function of the named modules or functions
+    that is at least :data:`MIN_TOKENS` tokens long and uses :data:`MIN_NAMES` names (computed
+    once per grading process)."""
     out, seen = [], set()
     with _LOCK:
         for path in paths:
             for co in codec._resolve(path):
                 t = tokens(co.co_code, co.co_names)
-                named = tuple(x for x in t if x[:2] in ("N:", "S:"))
+                named = _names(t)
                 if len(t) >= MIN_TOKENS and len(set(named)) >= MIN_NAMES and t not in seen:
                     seen.add(t)
                     out.append((path, co.co_name, t, Counter(t), named))
@@ -139,6 +142,11 @@ def copied_together(functions, pats) -> str:
     return why.replace(" is an edited copy of ", " together are an edited copy of ", 1)
 
 
+def _names(t):
+    """The tokens of ``t`` that name a global or an attribute (loaded or stored)."""
+    return tuple(x for x in t if x[:2] in ("N:", "S:"))
+
+
 def _contains(name, t, pats) -> str:
     have = Counter(t)
     named = None
@@ -150,7 +158,7 @@ def _contains(name, t, pats) -> str:
         if common < need:
             continue
         if named is None:
-            named = tuple(x for x in t if x[:2] in ("N:", "S:"))
+            named = _names(t)
         if lcs_length(pnamed, named) >= CONTAINED * len(pnamed):
             return (
                 f"{name} is an edited copy of {path} ({fname}): {common} of its {len(p)} "

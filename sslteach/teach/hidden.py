@@ -316,7 +316,7 @@ def guard_kernel(kernel, timeout=CALL_TIMEOUT):
         why = run.error or run.status
         raise ValueError(f"the grader's harness could not be installed in the kernel: {why}")
     kernel.sslteach_key = keys[0].strip()
-    kernel.sslteach_known = {}  # keys of functions shown to be no copies (see call_in_kernel)
+    kernel.sslteach_known = set()  # keys of library functions shown genuine (see call_in_kernel)
 
 
 def call_in_kernel(
@@ -340,12 +340,8 @@ def call_in_kernel(
     """
     nonce = "@@" + secrets.token_hex(12) + "@@"
     watch = _watch(forbid, require, withhold, record_lps)
-    if watch.get("copies"):  # the functions this kernel already showed to be no copies are not sent again
-        known = getattr(kernel, "sslteach_known", None)
-        if known is None:
-            known = kernel.sslteach_known = {}
-        pid = _pattern_paths(forbid, withhold)
-        watch = {**watch, "known": sorted(k for k, ok in known.items() if "*" in ok or pid in ok)}
+    if watch.get("copies"):  # library functions this kernel already showed genuine are not sent again
+        watch = {**watch, "known": sorted(getattr(kernel, "sslteach_known", ()))}
     # a Python literal (the kernel reads it with eval and no builtins, not with its json module,
     # which a submission could have replaced): strings, finite numbers, lists, dicts, None
     payload = repr(
@@ -460,7 +456,7 @@ def _copy_violations(kernel, shown, forbid, withhold):
     if not shown:
         return []
     pid = _pattern_paths(forbid, withhold)
-    known = kernel.sslteach_known
+    known = getattr(kernel, "sslteach_known", set())
     out = []
     own = []  # the answer's functions, in the order the call first entered them
     for item in shown:
@@ -468,7 +464,7 @@ def _copy_violations(kernel, shown, forbid, withhold):
             kind, key, file, name = item[:4]
             if kind == "library":
                 if key in copies.genuine_keys(file):
-                    known.setdefault(key, set()).add("*")
+                    known.add(key)
                 else:
                     out.append(f"ran code that claims to be {file}'s {name} but is not in that file "
                                "(code built or compiled to pass for a library's)")
