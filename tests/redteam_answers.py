@@ -711,3 +711,19 @@ GCTHREAD = (
 )
 _more("05_comparison", "ch5-ex-nemenyi-cd",
       GCTHREAD + "nemenyi_cd = _on_gc_thread(compare.nemenyi_critical_difference)")
+# scipy's compiled (Cython) core of the forbidden scipy.cluster.hierarchy, called directly: a
+# Cython function makes no profile event (red team 6, R4); the grader wraps these before any cell.
+# Once by the module's name, once through a name bound at cell time and a numpy object array.
+_MST_CORE = (
+    "def minimax_from_mst(X):\n    X = np.asarray(X, float)\n    n = len(X)\n"
+    "    Z = np.asarray(_mst(pdist(X), n), float)\n    zz = np.zeros(n * (n - 1) // 2)\n"
+    "    _coph(Z, zz, n)\n    return squareform(zz)"
+)
+_more("02_cluster_kernels", "ch2-ex-minimax",
+      "import scipy.cluster._hierarchy as _hh\n"
+      "def _mst(d, n):\n    return _hh.mst_single_linkage(d, n)\n"
+      "def _coph(Z, zz, n):\n    return _hh.cophenetic_distances(Z, zz, n)\n" + _MST_CORE,
+      "from scipy.cluster._hierarchy import mst_single_linkage, cophenetic_distances\n"
+      "_held = np.empty(2, object)\n_held[0], _held[1] = mst_single_linkage, cophenetic_distances\n"
+      "def _mst(d, n):\n    return _held[0](d, n)\n"
+      "def _coph(Z, zz, n):\n    return _held[1](Z, zz, n)\n" + _MST_CORE)

@@ -1218,3 +1218,73 @@ def test_a_cost_verdict_near_its_edge_is_measured_again_either_way():
     # far too slow for load to explain (over 100 times the model and 50 ms): fails at once
     far = [2.0, 2.0 * 4**2]
     assert not hidden._measure_again(c, far, ref, hidden._cost_verdict(c, far, ref))
+
+
+def test_compiled_helpers_of_a_forbidden_module_are_wrapped_where_the_profile_hook_sees_them():
+    """scipy.cluster.hierarchy's Cython core makes no profile event when called (red team 6 called
+    it directly for ch2-ex-minimax): the kernel replaces it, before any cell, by wrappers whose
+    code the forbidden table knows, in the extension module and wherever a module imported it.
+    A wrapped function computes what the original does."""
+    from sslteach.teach import _kernel_harness as h
+
+    helpers = h.compiled_helpers("scipy.cluster.hierarchy")
+    assert ["scipy.cluster._hierarchy"] == [m for m, names in helpers if "mst_single_linkage" in names]
+    assert h.compiled_helpers("scipy.cluster.hierarchy.is_monotonic") == []  # a function: none
+    assert h.compiled_helpers("sslteach.relaxation") == []  # pure Python: none
+    script = r'''
+import json, sys
+import numpy as np
+from scipy.cluster import hierarchy, _hierarchy
+from sslteach.teach import _kernel_harness as h
+
+X = np.random.default_rng(5).standard_normal((40, 3))
+before = hierarchy.linkage(X, "single")
+held = _hierarchy.mst_single_linkage  # a module's global taken before the wrapping: replaced too
+watch = h.watch_lists(["scipy.cluster.hierarchy"])
+n = h._wrap_compiled(watch["wrap"])
+events = []
+def prof(frame, event, arg):
+    if event == "call":
+        events.append(h._key(frame.f_code))
+sys.setprofile(prof)
+after = hierarchy.linkage(X, "single")
+from scipy.spatial.distance import pdist
+Z = _hierarchy.mst_single_linkage(pdist(X), 40)
+sys.setprofile(None)
+print(json.dumps({
+    "n": n,
+    "same": bool(np.array_equal(before, after)),
+    "direct": bool(np.allclose(np.asarray(Z)[:, 2], np.sort(before[:, 2]))),
+    "seen": sorted({watch["forbidden"][k] for k in events if k in watch["forbidden"]}),
+    "wrapped_type": type(_hierarchy.mst_single_linkage).__name__,
+    "held_type": type(held).__name__,
+}))
+'''
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["n"] >= 16 and got["same"] and got["direct"]
+    assert got["seen"] == ["scipy.cluster.hierarchy"]
+    assert got["wrapped_type"] == "function" and got["held_type"] == "function"
+
+
+def test_a_wrapper_does_not_hand_out_the_compiled_function():
+    """The original is kept among the wrapper's keyword defaults, which the kernel's audit hook
+    refuses to read to any code but the harness's (directly, through inspect or getattr)."""
+    script = r'''
+import inspect
+from sslteach.teach import _kernel_harness as h
+h.install_guard(user_ns={}, wrap=h.watch_lists(["scipy.cluster.hierarchy"])["wrap"])
+import scipy.cluster._hierarchy as H
+f = H.mst_single_linkage
+for read in (lambda: f.__kwdefaults__, lambda: inspect.signature(f), lambda: getattr(f, "__kwdefaults__")):
+    try:
+        print("GOT", read())
+    except PermissionError as e:
+        print("refused:", e)
+'''
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = [x for x in out.stdout.splitlines() if not x.startswith("@@")]
+    assert lines == ["refused: the grader's functions cannot be inspected"] * 3, lines

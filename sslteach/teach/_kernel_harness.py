@@ -498,6 +498,10 @@ def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
             if body:
                 out["forbidden"][body] = path
         out["forbidden_files"] += [[f, path] for f in _module_files(path)]
+        for module, names in compiled_helpers(path):
+            out["wrap"] = out.get("wrap", []) + [[path, module, names]]
+            for name in names:
+                out["forbidden"][_key(_wrapper_code(module, name)[1])] = path
     for path in require:
         for co in _resolve(path):
             out["required"][_key(co)] = path
@@ -512,6 +516,96 @@ def watch_lists(forbid=(), require=(), withhold=None, record_lps=False):
                 raise ValueError(f"{path} was not found: the LPs cannot be recorded")
             out["lp"][_key(codes[0])] = role
     return out
+
+
+#: Compiled functions (Cython's) make no profile event when called: those of a forbidden module's
+#: own extension modules are replaced, in the kernel before any cell, by Python wrappers that do.
+COMPILED_TYPES = frozenset({"cython_function_or_method", "fused_cython_function"})
+
+
+def compiled_helpers(path):
+    """``[[module, [names]]]``: the compiled (Cython) functions behind the forbidden module or
+    package ``path``; ``[]`` for a function, a class, or a module with none.
+
+    They are the functions of the extension modules that the module itself imports from its
+    own package (scipy's ``cluster.hierarchy`` runs ``scipy.cluster._hierarchy``), and for a
+    package those its imported submodules import too: nothing is imported here but ``path``
+    (importing an extension module on its own can break a package's import order). A
+    submission could call them directly, and no profile event would say so.
+    """
+    import importlib
+    import importlib.machinery
+    import sys
+
+    try:
+        mod = importlib.import_module(path)
+    except ImportError:
+        return []
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    if hasattr(mod, "__path__"):
+        root = path
+        sources = [m for n, m in list(sys.modules.items()) if n == path or n.startswith(path + ".")]
+    else:
+        root, sources = path.rpartition(".")[0], [mod]
+    found = {}
+    for src in sources:
+        for v in list(vars(src).values()):
+            name = getattr(v, "__name__", None)
+            if (type(v) is type(mod) and isinstance(name, str) and name.startswith(root + ".")
+                    and (getattr(v, "__file__", None) or "").endswith(suffixes)):
+                found[name] = v
+    out = []
+    for name, ext in sorted(found.items()):
+        names = sorted(
+            k for k, v in vars(ext).items()
+            if not k.startswith("__") and type(v).__name__ in COMPILED_TYPES
+            and getattr(v, "__module__", None) == name and k.isidentifier()
+        )
+        if names:
+            out.append([name, names])
+    return out
+
+
+def _wrapper_code(module, name):
+    """The code of the wrapper that stands for the compiled ``module.name`` (the same in every process)."""
+    doc = repr(f"{module}.{name}")
+    src = f"def {name}(*args, _f=None, **kwargs):\n    {doc}\n    return _f(*args, **kwargs)\n"
+    top = compile(src, "<sslteach grader>", "exec")
+    return src, next(c for c in top.co_consts if hasattr(c, "co_code"))
+
+
+def _wrap_compiled(helpers):
+    """Replace each compiled function in ``helpers`` (``[forbidden module, module, [names]]``, see
+    :func:`compiled_helpers`) by its wrapper,
+    in its module and wherever an imported module holds it; returns how many were wrapped."""
+    import importlib
+    import sys
+
+    replaced = {}
+    for forbidden, module, names in helpers:
+        importlib.import_module(forbidden)  # as it imports its helpers (never one on its own)
+        ext = sys.modules.get(module)
+        for name in names if ext is not None else ():
+            fn = vars(ext).get(name)
+            if type(fn).__name__ not in COMPILED_TYPES:
+                continue
+            src, _ = _wrapper_code(module, name)
+            ns = {"__builtins__": {}}
+            exec(compile(src, "<sslteach grader>", "exec"), ns)
+            w = ns[name]
+            w.__kwdefaults__ = {"_f": fn}  # the audit hook refuses to read it to the notebook
+            w.__module__, w.__doc__ = module, getattr(fn, "__doc__", None)
+            replaced[id(fn)] = (fn, w)
+    if replaced:
+        for m in list(sys.modules.values()):
+            d = getattr(m, "__dict__", None)
+            if not isinstance(d, dict):
+                continue
+            for k, v in list(d.items()):
+                hit = replaced.get(id(v))
+                if hit is not None and hit[0] is v:
+                    d[k] = hit[1]
+    return len(replaced)
 
 
 def _blocked_c_functions():
@@ -705,8 +799,12 @@ def _make_guard(watch, report, sha, library, builtins_ns):
     return hook
 
 
-def install_guard(user_ns=None):
+def install_guard(user_ns=None, wrap=()):
     """Register the kernel's audit hook; the grader runs this before any cell of a submission.
+
+    ``wrap`` (from :func:`watch_lists`' ``"wrap"``, every spec of the notebook together): the
+    compiled functions behind forbidden modules, replaced first by wrappers the profile hook
+    sees (:func:`_wrap_compiled`), so that the notebook's code only ever gets the wrappers.
 
     Being the first audit hook, it sees every audited event before any hook the submission
     could add (it refuses ``sys.addaudithook`` from then on). Outside graded calls it refuses
@@ -724,6 +822,7 @@ def install_guard(user_ns=None):
     builtins_ns, problems = _private_builtins()
     if problems:
         raise RuntimeError("; ".join(problems))
+    _wrap_compiled(wrap)
     g = _private_copies(("_const", "_fingerprint", "_key", "_normalised_code"), builtins_ns)
     sha = _sha256()
     library, own_dirs = _installed_roots()

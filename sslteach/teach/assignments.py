@@ -1192,6 +1192,7 @@ class Grader:
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self._lock = threading.Lock()
         self._specs = None  # label -> Spec
+        self._wrap: list = []  # the compiled functions behind forbidden modules (hidden.wrap_list)
         self._refs = None  # label -> reference values
         self._tests = {}
         if self.instructor_path is not None and hidden_tests_path(self.instructor_path).is_file():
@@ -1223,9 +1224,11 @@ class Grader:
                     inst = nbformat.read(str(self.instructor_path), as_version=4)
                     kernel = self._kernel(sandbox=False)
                     try:
-                        from .hidden import guard_kernel
+                        from .hidden import guard_kernel, wrap_list
 
-                        guard_kernel(kernel, self.timeout)  # the harness, before the instructor's cells
+                        self._wrap = wrap_list(specs.values())
+                        # the harness, before the instructor's cells
+                        guard_kernel(kernel, self.timeout, self._wrap)
                         cells = _plan(inst, None, set(specs), specs)[0]
                         for cell in cells:
                             r = kernel.run(cell["source"], self.timeout)
@@ -1292,7 +1295,7 @@ class Grader:
                 if specs:  # before the submission's first cell: see _kernel_harness.install_guard
                     from .hidden import guard_kernel
 
-                    guard_kernel(kernel, self.timeout)
+                    guard_kernel(kernel, self.timeout, self._wrap)
             dead = self._run_cells(kernel, cells if kernel else [], problems, answer_errors, check_status)
             dead = self._run_legacy_checks(kernel, legacy, check_status, dead)
             auto_status = self._run_hidden_tests(kernel, specs, refs, broken, dead)

@@ -299,17 +299,27 @@ def _watch(forbid, require, withhold, record_lps=False):
         return _WATCH[key]
 
 
-def guard_kernel(kernel, timeout=CALL_TIMEOUT):
+def wrap_list(specs) -> list:
+    """The compiled functions behind every spec's forbidden modules (``install_guard``'s ``wrap``)."""
+    out: dict = {}
+    for spec in specs:
+        for forbidden, module, names in _watch(spec.forbid, (), None).get("wrap", []):
+            out.setdefault((forbidden, module), set()).update(names)
+    return [[forbidden, module, sorted(names)] for (forbidden, module), names in sorted(out.items())]
+
+
+def guard_kernel(kernel, timeout=CALL_TIMEOUT, wrap=()):
     """Install the harness in a fresh kernel, before any cell of the notebook it will grade.
 
     It registers the audit hook and the entry point of hidden-test calls and announces the
     kernel's secret, kept on ``kernel.sslteach_key`` (see
     :func:`sslteach.teach._kernel_harness.install_guard`); ``ValueError`` if it fails there.
     The harness runs with a copy of the builtins taken now, before the notebook could change them.
+    ``wrap`` (:func:`wrap_list`): the compiled functions it replaces by wrappers first.
     """
     code = (
         f"(lambda __ns: (exec(compile({HARNESS_SOURCE!r}, '<sslteach grader>', 'exec'), __ns), "
-        f"__ns['install_guard']()))({{'__name__': '__sslteach_grader__', "
+        f"__ns['install_guard'](wrap={[list(w) for w in wrap]!r})))({{'__name__': '__sslteach_grader__', "
         f"'__builtins__': __import__('builtins').__dict__.copy()}})\n"
         "None"
     )
