@@ -20,7 +20,9 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     (``"sslteach.relaxation"``, ``"numpy.linalg.svd"``): they are recognised by code
     object and bytecode, not by the name they are called through, and edited copies of
     them (and of the ``withhold`` functions) by their instructions
-    (:mod:`sslteach.teach.copies`);
+    (:mod:`sslteach.teach.copies`); the Cython functions of the extension modules a
+    forbidden module imports are replaced in the kernel by wrappers that count as it
+    (:func:`wrap_list`);
 ``require`` (optional)
     dotted names of functions the answer must call (``"scipy.optimize.linprog"``);
 ``withhold`` (optional)
