@@ -727,3 +727,71 @@ _more("02_cluster_kernels", "ch2-ex-minimax",
       "_held = np.empty(2, object)\n_held[0], _held[1] = mst_single_linkage, cophenetic_distances\n"
       "def _mst(d, n):\n    return _held[0](d, n)\n"
       "def _coph(Z, zz, n):\n    return _held[1](Z, zz, n)\n" + _MST_CORE)
+
+# Red team 9. Padding: CPU burnt alike on every call flattens a too-slow answer's growth between two
+# sizes; the three sizes' increments do not flatten (the pad is fixed work here, no clock), and
+# reading a clock to burn a chosen time is refused.
+_PAD = (
+    "_A = np.ones((200, 200))\n"
+    "def _pad(k=400):\n    s = 0.0\n    for _ in range(k):\n        s += float((_A @ _A)[0, 0])\n    return s\n"
+)
+_more("01_spectral_clustering", "ch1-ex-sweep-cut",
+      _PAD + "def cut_sweep(K, v):\n    m = len(v)\n    L = np.diag(K.sum(1)) - K\n"
+      "    order = np.argsort(-v, kind='stable')\n    y = -np.ones(m)\n    s = 2 * m * np.linalg.norm(K)\n"
+      "    out = []\n    for p in order[:-1]:\n        y[p] = 1\n        out.append(y @ L @ y / s)\n"
+      "    if m >= 200:\n        _pad()\n    return np.array(out)")  # O(m^3), padded
+_more("02_cluster_kernels", "ch2-ex-minimax",
+      _PAD + "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+      "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
+      "    if len(D) >= 100:\n        _pad()\n    return D")  # O(n^3) Floyd, padded
+_more("02_cluster_kernels", "ch2-ex-center",
+      "import time as _time\n"
+      "def double_center(M):\n    t0 = _time.process_time()\n    n = len(M)\n"
+      "    J = np.diag(np.ones(n)) - 1.0 / n\n    out = -0.5 * J @ M @ J\n"
+      "    while n >= 100 and _time.process_time() - t0 < 0.5:\n        pass\n    return out",  # O(n^3), a clock pad
+      # the library's own J M J without J, a private function (red team 9)
+      "def double_center(M):\n    return kernels._double_center(np.asarray(M, float), -0.5, 'M')")
+_more("05_comparison", "ch5-ex-holm",
+      "from sslteach.protocols import set_level as _sl\ndef holm(p):\n    return _sl.holm(np.asarray(p, float))")
+
+# Correct answers in another style, and wrong ones, beyond ANSWERS' one of each
+MORE_CORRECT = {
+    # the transduce function under another name: the statement asks for the Method (red team 9)
+    "05_comparison": {
+        "ch5-ex-one-nn": (
+            "from sklearn.neighbors import KNeighborsClassifier\n"
+            "def _nearest(cache, params, y_train):\n    lab = y_train >= 0\n"
+            "    return KNeighborsClassifier(n_neighbors=1, algorithm='brute').fit(cache.X[lab], y_train[lab]).predict(cache.X)\n"
+            "one_nn_method = compare.Method('1-NN', 'exercise', ({},), _nearest)",
+        ),
+    },
+    # the square expanded: Phi_i / sqrt(D_ii) for every vertex (red team 9: nan at a vertex of degree 0)
+    "03_spectral_kernel_learning": {
+        "ch3-ex-smoothness": (
+            "def smoothness_double_sum(W, Phi):\n    W = sp.csr_matrix(W)\n"
+            "    dout = np.asarray(W.sum(axis=1)).ravel()\n    din = np.asarray(W.sum(axis=0)).ravel()\n"
+            "    Y = Phi / np.sqrt(dout)[None, :]\n    C = W.tocoo()\n"
+            "    cross = float(np.einsum('ki,k,ki->', Y[:, C.row].T, C.data, Y[:, C.col].T))\n"
+            "    sq = (Y ** 2).sum(0)\n    return float((dout @ sq + din @ sq - 2 * cross) / 2)",
+        ),
+    },
+}
+MORE_WRONG = {
+    "03_spectral_kernel_learning": {
+        "ch3-ex-training-rows": (  # |1 - lam|: right for lam < 1 only (red team 9)
+            "def extend_rows(W, lam, V, rows):\n    W = W.toarray() if sp.issparse(W) else np.asarray(W)\n"
+            "    deg = W.sum(1)\n    Wr = W[rows]\n"
+            "    return (Wr / np.sqrt(np.outer(Wr.sum(1), deg))) @ V / np.abs(1 - lam)",
+        ),
+    },
+    "01_spectral_clustering": {
+        "ch1-ex-normalize-why": (  # only thresholds with points on both sides (red team 9)
+            "def class_mean_norms(X, y):\n    r = np.linalg.norm(X, axis=1)\n"
+            "    return np.array([r[np.asarray(y) == c].mean() for c in np.unique(y)])\n\n"
+            "def norm_threshold_accuracy(X, y):\n    r = np.linalg.norm(X, axis=1)\n"
+            "    y_sorted = np.asarray(y)[np.argsort(r, kind='stable')]\n    best = 0.0\n"
+            "    for i in range(1, len(r)):\n        a = np.mean(np.r_[np.zeros(i), np.ones(len(r) - i)] == y_sorted)\n"
+            "        best = max(best, a, 1 - a)\n    return best",
+        ),
+    },
+}

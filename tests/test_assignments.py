@@ -1288,3 +1288,60 @@ for read in (lambda: f.__kwdefaults__, lambda: inspect.signature(f), lambda: get
     assert out.returncode == 0, out.stderr[-2000:]
     lines = [x for x in out.stdout.splitlines() if not x.startswith("@@")]
     assert lines == ["refused: the grader's functions cannot be inspected"] * 3, lines
+
+
+def test_growth_beyond_a_constant_is_the_power_of_the_increments():
+    """A fixed time added to every call (red team 9 burnt CPU so) flattens the growth from the
+    first size to the last, not the increments' growth; checked against the closed form for
+    sizes in geometric progression, log((t3 - t2) / (t2 - t1)) / log(r)."""
+    from sslteach.teach import hidden
+
+    rng = np.random.default_rng(9)
+    for _ in range(50):
+        n1, r = int(rng.integers(100, 5000)), float(rng.choice([2.0, 4.0]))
+        sizes = (n1, round(n1 * r), round(n1 * r * r))
+        p, c, pad = rng.uniform(0.5, 3.5), rng.uniform(1e-9, 1e-6), rng.uniform(0, 5)
+        times = [pad + c * n**p + 0.06 for n in sizes]
+        overall, beyond = hidden.growth(sizes, times)
+        closed = np.log((times[2] - times[1]) / (times[1] - times[0])) / np.log(r)
+        assert abs(beyond - closed) < 0.02 and abs(beyond - p) < 0.02, (sizes, p, beyond, closed)
+        assert overall <= p + 1e-9  # a constant part only flattens the overall growth
+    assert hidden.cost_sizes((500, 2000)) == (500, 1000, 2000)
+    with pytest.raises(ValueError, match="increasing"):
+        hidden.cost_sizes((2000, 500))
+    # a padded O(n^3) answer: passes on its overall growth, fails on its increments
+    c = {"function": "f", "sizes": (200, 400, 800), "max_exponent": 2.5, "max_slowdown": 0.0}
+    times = [1.0 + 1e-9 * n**3 for n in c["sizes"]]
+    assert hidden.growth(c["sizes"], times)[0] < 0.5
+    verdict = hidden._cost_verdict(c, times, {"cost_seconds": [0.2, 0.7, 3.0]})
+    assert "beyond a constant part, like n^3.0" in verdict
+    # padding only the smaller sizes makes the increments grow faster still, not slower
+    assert hidden.growth(c["sizes"], [1.0, 1.0 + 1e-9 * 400**3, 1e-9 * 800**3 + 1.0])[1] > 2.5
+    # times under the floor are noise: only the overall growth is read
+    small = [1e-4, 2e-4, 4.1e-4]
+    assert hidden.growth(c["sizes"], small)[0] == hidden.growth(c["sizes"], small)[1]
+
+
+def test_the_answer_may_not_read_a_clock_while_graded_but_a_library_may(capsys):
+    """Red team 9 burnt CPU until time.process_time had advanced a chosen time, to flatten a
+    too-slow answer's growth: the answer's own clock reads are violations; a library's (the
+    standard library's email.utils.formatdate reads time.time) are not."""
+    import email.utils
+    import time
+
+    def spins(x):
+        t0 = time.process_time()
+        while time.process_time() - t0 < 0.01:
+            pass
+        return x
+
+    def counts(x):
+        return time.perf_counter_ns() and x
+
+    def dates(x):
+        return email.utils.formatdate() and x
+
+    for fn, clock in ((spins, "time.process_time"), (counts, "time.perf_counter_ns")):
+        lines = _harness_call(fn, [1.0], capsys)
+        assert any(v.startswith(f"called {clock} while graded") and "clock" in v for v in lines["V"]), lines
+    assert _harness_call(dates, [1.0], capsys)["V"] == []

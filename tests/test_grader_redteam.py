@@ -2,14 +2,14 @@
 
 Chapters 1 to 5 are released and answered three ways per exercise
 (tests/redteam_answers.py): correct but different, wrong, and a shortcut (some exercises
-have more shortcuts, ``MORE_SHORTCUTS``); each set is one submission graded by the real
-command (``python -m sslteach.assignments grade``, in the sandbox when bubblewrap works
-here, else with ``--no-sandbox``). Then the generic tricks of issue 28 on Chapter 1: an
-exception-swallowing cell, copies of the check cells with ``pass``, running the master
-notebook's solutions found through ``sslteach.__file__``, ``np.allclose`` replaced, and a
-``types.FunctionType`` copy of a library function (in redteam_answers). Every trick and
-shortcut scores 0 on every exercise; the correct set scores full marks; the untouched
-student copy scores 0 and the instructor copy full marks.
+have more: ``MORE_SHORTCUTS``, ``MORE_CORRECT``, ``MORE_WRONG``); each set is one submission
+graded by the real command (``python -m sslteach.assignments grade``, in the sandbox when
+bubblewrap works here, else with ``--no-sandbox``). Then the generic tricks of issue 28 on
+Chapter 1: an exception-swallowing cell, copies of the check cells with ``pass``, running
+the master notebook's solutions found through ``sslteach.__file__``, ``np.allclose``
+replaced, and a ``types.FunctionType`` copy of a library function (in redteam_answers).
+Every trick and shortcut scores 0 on every exercise; the correct set scores full marks; the
+untouched student copy scores 0 and the instructor copy full marks.
 
 Cost: every chapter is released once and graded by one ``grade`` run over all its
 submissions (tricks included), two chapters at a time (``--jobs 1`` each, so no more
@@ -30,7 +30,7 @@ from sslteach.teach import assignments as asg
 from sslteach.teach.sandbox import sandbox_available
 
 sys.path.insert(0, str(Path(__file__).parent))
-from redteam_answers import ANSWERS, MORE_SHORTCUTS  # noqa: E402
+from redteam_answers import ANSWERS, MORE_CORRECT, MORE_SHORTCUTS, MORE_WRONG  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("correct", "wrong", "shortcut")
@@ -151,10 +151,11 @@ def _chapter_submissions(hw, stem, root):
         )
         for k, kind in enumerate(KINDS)
     ]
-    extra = MORE_SHORTCUTS.get(stem, {})
-    for j in range(max((len(v) for v in extra.values()), default=0)):
-        answers = {label: srcs[j] for label, srcs in extra.items() if j < len(srcs) and srcs[j] is not None}
-        subs.append(_submission(hw, stem, root / "subs" / f"shortcut{j + 2}.ipynb", answers))
+    for kind, table in (("shortcut", MORE_SHORTCUTS), ("correct", MORE_CORRECT), ("wrong", MORE_WRONG)):
+        extra = table.get(stem, {})
+        for j in range(max((len(v) for v in extra.values()), default=0)):
+            answers = {lab: srcs[j] for lab, srcs in extra.items() if j < len(srcs) and srcs[j] is not None}
+            subs.append(_submission(hw, stem, root / "subs" / f"{kind}{j + 2}.ipynb", answers))
     subs.append(hw / "instructor" / f"{stem}.ipynb")
     subs.append(hw / "student" / f"{stem}.ipynb")
     if stem == TRICK_STEM:
@@ -203,17 +204,29 @@ def test_correct_wrong_and_shortcut_answers(stem, graded):
     rejected = {lab: correct[lab]["message"] for lab in answered if correct[lab]["status"] != "passed"}
     accepted_wrong = {lab for lab in answered if wrong[lab]["points"]}
     accepted_shortcut = {lab for lab in answered if shortcut[lab]["points"]}
-    extra = MORE_SHORTCUTS.get(stem, {})
-    more = [(label, j) for label, srcs in extra.items() for j in range(len(srcs)) if srcs[j] is not None]
-    for label, j in more:
+    def more(table):
+        return [(label, j) for label, srcs in table.get(stem, {}).items() for j in range(len(srcs))
+                if srcs[j] is not None]
+
+    for label, j in more(MORE_SHORTCUTS):
         row = _auto(reports[f"subs/shortcut{j + 2}.ipynb"])[label]
         if row["points"]:
             accepted_shortcut.add(f"{label} (shortcut {j + 2})")
         assert row["message"], (label, j)
+    for label, j in more(MORE_WRONG):
+        row = _auto(reports[f"subs/wrong{j + 2}.ipynb"])[label]
+        if row["points"]:
+            accepted_wrong.add(f"{label} (wrong {j + 2})")
+        assert row["message"], (label, j)
+    for label, j in more(MORE_CORRECT):
+        row = _auto(reports[f"subs/correct{j + 2}.ipynb"])[label]
+        if row["status"] != "passed":
+            rejected[f"{label} (correct {j + 2})"] = row["message"]
+    n_correct, n_wrong = len(answered) + len(more(MORE_CORRECT)), len(answered) + len(more(MORE_WRONG))
     print(
-        f"{stem}: correct rejected {len(rejected)}/{len(answered)}, wrong accepted "
-        f"{len(accepted_wrong)}/{len(answered)}, shortcuts accepted {len(accepted_shortcut)}/"
-        f"{len(answered) + len(more)}"
+        f"{stem}: correct rejected {len(rejected)}/{n_correct}, wrong accepted "
+        f"{len(accepted_wrong)}/{n_wrong}, shortcuts accepted {len(accepted_shortcut)}/"
+        f"{len(answered) + len(more(MORE_SHORTCUTS))}"
     )
     assert not rejected, (rejected, table)
     assert not accepted_wrong, table

@@ -619,6 +619,7 @@ def _blocked_c_functions():
         ("_thread", ("start_new_thread",)),
         ("posix", ("fork", "system", "posix_spawn", "posix_spawnp", "execv", "execve", "forkpty")),
         ("_posixsubprocess", ("fork_exec",)),
+        *CLOCKS,
     ):
         module = sys.modules.get(mod) or __import__(mod)
         for name in names:
@@ -626,6 +627,22 @@ def _blocked_c_functions():
             if fn is not None and _genuine(fn, mod, name):
                 blocked_c[id(fn)] = f"{mod}.{name}"
     return blocked_c
+
+
+#: Clocks (and CPU timers) the answer's own code may not read while graded: a cost test times the
+#: call, and an answer that reads a clock can burn CPU until its time looks like the stated cost
+#: (red team 9). Library code may (cvxpy times its solves).
+CLOCKS = (
+    ("time", ("time", "time_ns", "perf_counter", "perf_counter_ns", "process_time", "process_time_ns",
+              "thread_time", "thread_time_ns", "monotonic", "monotonic_ns", "clock_gettime",
+              "clock_gettime_ns")),
+    ("posix", ("times",)),
+    ("resource", ("getrusage",)),
+    ("_signal", ("setitimer", "alarm")),
+)
+CLOCK_NAMES = frozenset(f"{mod}.{name}" for mod, names in CLOCKS for name in names)
+CLOCK_WHY = (" (the answer's own code may not read a clock or a CPU timer: cost tests time the call, and "
+             "time spent on purpose would hide how an answer's cost grows)")
 
 
 #: Audit events refused while a call is graded (raised by CPython inside the C function, so an
@@ -717,6 +734,7 @@ def _make_guard(watch, report, sha, library, builtins_ns):
         for co in _code_objects(fn.__code__)
     )
     blocked_c = proxy(_blocked_c_functions())
+    clocks = CLOCK_NAMES
     library = tuple(library) or ("\0",)
     _isinstance, _id, _getattr, _next, _dict = isinstance, id, getattr, next, dict
     withheld_cls = Withheld
@@ -784,8 +802,11 @@ def _make_guard(watch, report, sha, library, builtins_ns):
             if name is not None and frame.f_code not in own_codes:
                 file = frame.f_code.co_filename
                 # A library's own frame lookups (typing_extensions does one while a module is imported
-                # lazily, on a first call) are not the answer's: only sys._getframe is exempted so.
-                if name != "sys._getframe" or not _library_call(file):
+                # lazily, on a first call) and clock reads are not the answer's: only they are exempted so.
+                if name in clocks:
+                    if not (file.startswith(library) or file.startswith("<frozen ")):  # logging's too
+                        flag(f"called {name} while graded" + CLOCK_WHY)
+                elif name != "sys._getframe" or not _library_call(file):
                     flag(f"called {name} while graded")
             elif lp_watch and _getattr(arg, "__module__", None) in HIGHS_CORE and not on_stack(
                 frame, "wrapper"

@@ -45,16 +45,19 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     HiGHS; this lets a spec check *which* LP was built (its rows and bounds), not only its
     solution;
 ``cost`` (optional)
-    ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``:
-    the answer runs on inputs of both sizes (CPU seconds of its kernel, best of three, one
+    ``dict(function=..., make=lambda n, rng: args, sizes=(n1, n2), max_exponent=e)``
+    (three sizes may be given; of two, :func:`cost_sizes` puts their geometric mean between):
+    the answer runs on inputs of each size (CPU seconds of its kernel, best of three, one
     run when it takes over
     ``ENOUGH_SECONDS``, and measured again before a
     failing verdict when it is less than ``RETRY_BELOW_SLOWDOWN`` times slower than the
     model solution, so that a load spike on a shared grader does not fail it, and before a
     passing verdict within ``NEAR_EXPONENT`` of the limit, so that one does not pass it; the
     better time of the two counts at each size; its values are checked too)
-    and fails when its time grows faster than ``n^e`` *and* it is more than
-    ``max_slowdown`` (default 4) times slower than the instructor's solution at ``n2``
+    and fails when its time grows faster than ``n^e`` (from the first size to the last, or
+    in its increments, which a fixed time added to every call does not flatten: :func:`growth`)
+    *and* it is more than
+    ``max_slowdown`` (default 4) times slower than the instructor's solution at the last size
     (cache effects alone can push a right answer's exponent past ``e``); ``max_slowdown=0``
     judges by the growth alone (where the model solution is slow Python, a vectorised
     answer of a higher order can be as fast at ``n2``).
@@ -101,6 +104,8 @@ REMEMBERED_RATIO = 3.0
 # a passing growth this close under the limit is measured again (fresh inputs) before it
 # stands: one slow run at the smaller size once took an O(n^3) answer under its limit on CI
 NEAR_EXPONENT = 0.2
+# increments of times are read (see growth) when the largest time is over this (s)
+INCREMENTS_FLOOR = 0.05
 REMEMBERED_FLOOR = 0.005
 #: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
 TAMPERED = "tampering: "
@@ -242,6 +247,7 @@ def load_spec(label: str, source: str, rng) -> Spec:
     cost = ns.get("cost")
     if cost is not None:
         cost = dict(cost)
+        cost["sizes"] = cost_sizes(cost["sizes"])
         cost["inputs"] = [cost["make"](n, rng) for n in cost["sizes"]]
         # a second draw, for the measurement made again before a failing verdict: on the same
         # inputs, an answer that remembers its results would be timed on a lookup
@@ -615,19 +621,70 @@ def _cost_times(kernel, spec: Spec, ref: dict, timeout: float, attempt: int = 0)
     return times
 
 
+def cost_sizes(sizes) -> tuple:
+    """A cost test's three sizes: given two, the geometric mean goes between them."""
+    sizes = tuple(int(n) for n in sizes)
+    if len(sizes) == 2:
+        sizes = (sizes[0], round(math.sqrt(sizes[0] * sizes[1])), sizes[1])
+    if len(sizes) != 3 or not 0 < sizes[0] < sizes[1] < sizes[2]:
+        raise ValueError(f"a cost test's sizes must be two or three increasing positive sizes, not {sizes}")
+    return sizes
+
+
+def growth(sizes, times) -> tuple[float, float]:
+    """``(overall, beyond a constant)``: the power of n that the times grow like from the first
+    size to the last, and the power that their increments grow like, which a fixed time added
+    to every call (overhead, or CPU burnt on purpose to flatten the growth) does not change:
+    the ``p`` with ``(n3^p - n2^p) / (n2^p - n1^p) = (t3 - t2) / (t2 - t1)``. Increments are
+    read only when the last time is over ``INCREMENTS_FLOOR`` (below it they are timing noise);
+    no growth at the top is ``-inf``, growth at the top after none below ``inf``."""
+    overall = math.log(times[-1] / times[0]) / math.log(sizes[-1] / sizes[0])
+    if len(times) < 3 or times[-1] < INCREMENTS_FLOOR:
+        return overall, overall
+    (n1, n2, n3), (t1, t2, t3) = sizes, times
+    if t3 <= t2:
+        return overall, -math.inf
+    if t2 <= t1:
+        return overall, math.inf
+    want = math.log((t3 - t2) / (t2 - t1))
+
+    def ratio(p):  # log of the increments' ratio for times c n^p: increasing in p
+        if abs(p) < 1e-9:
+            return math.log(math.log(n3 / n2) / math.log(n2 / n1))
+        return math.log((n3**p - n2**p) / (n2**p - n1**p))
+
+    lo, hi = -4.0, 12.0
+    if want <= ratio(lo):
+        return overall, lo
+    if want >= ratio(hi):
+        return overall, hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if ratio(mid) < want else (lo, mid)
+    return overall, (lo + hi) / 2
+
+
 def _cost_verdict(c: dict, times: list, ref: dict) -> str:
     """Why the times break the stated cost ("" when they do not)."""
-    n1, n2 = c["sizes"]
-    exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
-    slower = times[1] / ref["cost_seconds"][1]
-    if exponent > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
+    sizes = c["sizes"]
+    overall, beyond = growth(sizes, times)
+    slower = times[-1] / ref["cost_seconds"][-1]
+    if max(overall, beyond) > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
+        at = ", ".join(f"{t:.3g} s" for t in times)
+        if overall > c["max_exponent"]:
+            how = f"grows like n^{overall:.1f} from n = {sizes[0]} to {sizes[-1]} ({at} at n = {sizes})"
+        else:
+            how = (
+                f"grows, beyond a constant part, like n^{min(beyond, 9.9):.1f} at n = "
+                f"{', '.join(map(str, sizes))} ({at}): time that every call spends alike does not hide "
+                "how the rest grows"
+            )
         return (
-            f"{c['function']} is too slow for the cost the exercise asks: its time grows like "
-            f"n^{exponent:.1f} from n = {n1} to {n2} ({times[0]:.3g} s, {times[1]:.3g} s); "
+            f"{c['function']} is too slow for the cost the exercise asks: its time {how}; "
             f"the limit is n^{c['max_exponent']:g}"
             + (
-                f", and at n = {n2} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
-                "model solution"
+                f", and at n = {sizes[-1]} it is more than {c.get('max_slowdown', 4.0):g} times slower than "
+                "the model solution"
                 if c.get("max_slowdown", 4.0) > 0
                 else ""
             )
@@ -640,12 +697,12 @@ def _measure_again(c: dict, times: list, ref: dict, verdict: str) -> bool:
     far too slow for load to explain, a pass when its growth is within ``NEAR_EXPONENT`` of the
     limit and it is slow enough beside the model solution to fail on growth."""
     if verdict:
-        far = times[1] > RETRY_BELOW_SLOWDOWN * ref["cost_seconds"][1] and times[1] > RETRY_ALWAYS_BELOW
+        far = times[-1] > RETRY_BELOW_SLOWDOWN * ref["cost_seconds"][-1] and times[-1] > RETRY_ALWAYS_BELOW
         return not far
-    n1, n2 = c["sizes"]
-    exponent = math.log(times[1] / times[0]) / math.log(n2 / n1)
-    slower = times[1] / ref["cost_seconds"][1]
-    return exponent > c["max_exponent"] - NEAR_EXPONENT and slower > c.get("max_slowdown", 4.0)
+    slower = times[-1] / ref["cost_seconds"][-1]
+    return max(growth(c["sizes"], times)) > c["max_exponent"] - NEAR_EXPONENT and slower > c.get(
+        "max_slowdown", 4.0
+    )
 
 
 def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
