@@ -795,3 +795,36 @@ MORE_WRONG = {
         ),
     },
 }
+
+# Red team 10: work at the smaller sizes on an input as large as the largest (the "reverse pad":
+# the times fall as n grows) or larger at every size (a pad that dwarfs the growth): a slow
+# answer whose time hardly grows with n fails.
+_more("01_spectral_clustering", "ch1-ex-sweep-cut",
+      "def _cubic(K, v):\n    m = len(v)\n    L = np.diag(K.sum(1)) - K\n"
+      "    order = np.argsort(-v, kind='stable')\n    y = -np.ones(m)\n    s = 2 * m * np.linalg.norm(K)\n"
+      "    out = []\n    for p in order[:-1]:\n        y[p] = 1\n        out.append(y @ L @ y / s)\n"
+      "    return np.array(out)\n"
+      "_R = np.random.default_rng(0)\n_KB = np.abs(_R.standard_normal((2000, 2000)))\n_KB = _KB + _KB.T\n"
+      "def cut_sweep(K, v):\n    if 200 <= len(v) < 2000:\n        _cubic(_KB, _R.standard_normal(2000))\n"
+      "    return _cubic(K, v)")
+_more("03_spectral_kernel_learning", "ch3-ex-q-eigs",
+      "from scipy.linalg import lapack as _lp\n"
+      "def _full(lam, mu):\n    m = len(lam)\n    a = 1.0 / (1.0 - np.asarray(lam))\n"
+      "    Q = np.zeros((2 * m, 2 * m))\n    i = np.arange(m)\n    Q[i, i] = mu\n    Q[i, m + i] = Q[m + i, i] = mu * a\n"
+      "    Q[m + i, m + i] = mu * a * a\n    return np.sort(_lp.dsyevd(Q, compute_v=0)[0])\n"
+      "def q_eigenvalues(lam, mu):\n    if 100 <= len(lam) < 1000:\n"
+      "        _full(np.linspace(0.1, 0.9, 1000), np.ones(1000))\n    return _full(lam, mu)")
+_more("02_cluster_kernels", "ch2-ex-center",
+      "def _jmj(M):\n    n = len(M)\n    J = np.diag(np.ones(n)) - 1.0 / n\n    return -0.5 * J @ M @ J\n"
+      "_MB = np.ones((2400, 2400))\n"
+      "def double_center(M):\n    if len(M) >= 100:\n        _jmj(_MB)\n    return _jmj(M)")
+MORE_CORRECT["05_comparison"]["ch5-ex-one-nn"] += (
+    # the distances split over a thread pool: nothing is forbidden or timed there (red team 10's C4)
+    "from concurrent.futures import ThreadPoolExecutor\nfrom scipy.spatial.distance import cdist\n"
+    "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+    "    parts = np.array_split(np.arange(len(cache.X)), 2)\n"
+    "    with ThreadPoolExecutor(2) as pool:\n"
+    "        D = np.vstack(list(pool.map(lambda ix: cdist(cache.X[ix], cache.X[lab]), parts)))\n"
+    "    return y_train[lab][D.argmin(1)]\n"
+    "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)",
+)

@@ -1311,8 +1311,8 @@ def test_growth_beyond_a_constant_is_the_power_of_the_increments():
         hidden.cost_sizes((2000, 500))
     # a padded O(n^3) answer: passes on its overall growth, fails on its increments
     c = {"function": "f", "sizes": (200, 400, 800), "max_exponent": 2.5, "max_slowdown": 0.0}
-    times = [1.0 + 1e-9 * n**3 for n in c["sizes"]]
-    assert hidden.growth(c["sizes"], times)[0] < 0.5
+    times = [0.3 + 1e-9 * n**3 for n in c["sizes"]]
+    assert hidden.growth(c["sizes"], times)[0] < 1.0
     verdict = hidden._cost_verdict(c, times, {"cost_seconds": [0.2, 0.7, 3.0]})
     assert "beyond a constant part, like n^3.0" in verdict
     # padding only the smaller sizes makes the increments grow faster still, not slower
@@ -1345,3 +1345,56 @@ def test_the_answer_may_not_read_a_clock_while_graded_but_a_library_may(capsys):
         lines = _harness_call(fn, [1.0], capsys)
         assert any(v.startswith(f"called {clock} while graded") and "clock" in v for v in lines["V"]), lines
     assert _harness_call(dates, [1.0], capsys)["V"] == []
+
+
+def test_a_slow_answer_whose_time_hardly_grows_fails_the_cost_test():
+    """Red team 10 ran, at the smaller sizes, its too-slow answer on an input of the largest: its
+    times fell with n (no growth at the top), which passed; a slow answer's times that do not
+    rise at every size, or hardly grow overall, now fail."""
+    from sslteach.teach import hidden
+
+    c = {"function": "f", "sizes": (250, 500, 1000), "max_exponent": 1.5}
+    ref = {"cost_seconds": [0.001, 0.002, 0.005]}
+    f3 = 1.03
+    reverse = [0.0106 + f3, 0.0994 + f3, f3]
+    assert "hardly grows with n" in hidden._cost_verdict(c, reverse, ref)
+    # a large pad at every size (red team 10's T1b): n^0.1 overall, the increments noise
+    assert "hardly grows with n" in hidden._cost_verdict(c, [3.0 + 0.01, 3.0 + 0.1, 3.0 + 1.03], ref)
+    assert hidden._cost_verdict(c, [0.2, 0.4, 0.8], {"cost_seconds": [0.1, 0.2, 0.4]}) == ""  # n^1
+    assert hidden._cost_verdict(c, [0.004, 0.003, 0.004], ref) == ""  # tiny times: noise, not judged so
+    # not slower than the model allows: a flat time is judged on growth only (here it passes)
+    assert hidden._cost_verdict(c, [0.011, 0.012, 0.011], {"cost_seconds": [0.01, 0.01, 0.01]}) == ""
+
+
+def test_threads_count_only_where_the_grader_watches_what_the_answer_runs():
+    """Red team 10's correct 1-NN split over a thread pool was refused for starting a thread,
+    in an exercise that forbids, withholds, requires and times nothing."""
+    from sslteach.teach import hidden
+
+    spec = hidden.load_spec("x", "def cases(rng):\n    return [Case('f', 1)]\n", np.random.default_rng(0))
+    assert not hidden._watched(spec)
+    timed = hidden.load_spec(
+        "y", "def cases(rng):\n    return [Case('f', 1)]\n"
+        "cost = dict(function='f', sizes=(10, 40), max_exponent=1, make=lambda n, rng: (n,))\n",
+        np.random.default_rng(0))
+    assert hidden._watched(timed)
+    for v in ("called _thread.start_new_thread while graded",
+              "1 thread(s) the notebook started ran beside the graded call (the grader ...)",
+              "a thread or a process was started while graded (the kernel's task counter moved)"):
+        assert hidden._concurrency(v), v
+    assert not hidden._concurrency("called sslteach.relaxation (alignment_upper_bound)")
+    assert not hidden._concurrency("called sys._getframe while graded")
+
+
+def test_a_decorated_library_function_is_recognised_by_its_own_code_not_the_decorators():
+    """scipy.linalg's batching decorator wraps 58 functions with one wrapper: forbidding
+    scipy.linalg.eig must not forbid the other 57 (lu_factor's calls were reported as eig's)."""
+    import scipy.linalg as sl
+
+    from sslteach.teach import _kernel_harness as h
+
+    keys = {h._key(c) for c in h._resolve("scipy.linalg.eig")}
+    assert h._key(sl.eig.__wrapped__.__code__) in keys
+    others = [n for n in ("lu_factor", "qr", "cholesky", "khatri_rao", "orth")
+              if h._key(getattr(sl, n).__code__) in keys]
+    assert others == []

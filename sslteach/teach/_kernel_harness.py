@@ -343,7 +343,11 @@ def _resolve(path):
     members = list(vars(obj).values()) if inspect.isclass(obj) else [obj]
     for value in members:
         value = getattr(value, "__func__", value)
-        for fn in (value, getattr(value, "__wrapped__", None), getattr(value, "_implementation", None)):
+        inner = getattr(value, "__wrapped__", None)
+        # a decorated function: its own code is the decorator's wrapper, which every function the
+        # decorator wraps shares (scipy's batching wrapper is on 58 functions of scipy.linalg), so
+        # the function it wraps is what is recognised
+        for fn in (inner if inner is not None else value, getattr(value, "_implementation", None)):
             if fn is not None and hasattr(fn, "__code__"):
                 codes += _code_objects(fn.__code__)
     return codes

@@ -106,6 +106,11 @@ REMEMBERED_RATIO = 3.0
 NEAR_EXPONENT = 0.2
 # increments of times are read (see growth) when the largest time is over this (s)
 INCREMENTS_FLOOR = 0.05
+# a slow answer (over max_slowdown times the model) whose times (over INCREMENTS_FLOOR) do not rise
+# at every size, or grow slower than n^FLAT_GROWTH overall, fails: red team 10 ran, at every size or
+# at the smaller ones, the answer on an input larger than the largest, and its times hardly grew
+# (or fell) with n, while every answer's own work grows at least like n here
+FLAT_GROWTH = 0.5
 REMEMBERED_FLOOR = 0.005
 #: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
 TAMPERED = "tampering: "
@@ -667,10 +672,24 @@ def growth(sizes, times) -> tuple[float, float]:
 def _cost_verdict(c: dict, times: list, ref: dict) -> str:
     """Why the times break the stated cost ("" when they do not)."""
     sizes = c["sizes"]
+    at = ", ".join(f"{t:.3g} s" for t in times)
     overall, beyond = growth(sizes, times)
     slower = times[-1] / ref["cost_seconds"][-1]
-    if max(overall, beyond) > c["max_exponent"] and slower > c.get("max_slowdown", 4.0):
-        at = ", ".join(f"{t:.3g} s" for t in times)
+    slow = slower > c.get("max_slowdown", 4.0)
+    flat = any(b <= a for a, b in zip(times, times[1:])) or overall < FLAT_GROWTH
+    if slow and flat and max(times) > INCREMENTS_FLOOR:
+        return (
+            f"{c['function']} is too slow for the cost the exercise asks, and its time hardly grows with "
+            f"n ({at} at n = {', '.join(map(str, sizes))}): most of it is work that does not depend on "
+            "the input's size (an answer's own work grows with n), so its cost cannot be told from it"
+            + (
+                f"; at n = {sizes[-1]} it is more than {c.get('max_slowdown', 4.0):g} times slower than the "
+                "model solution"
+                if c.get("max_slowdown", 4.0) > 0
+                else ""
+            )
+        )
+    if max(overall, beyond) > c["max_exponent"] and slow:
         if overall > c["max_exponent"]:
             how = f"grows like n^{overall:.1f} from n = {sizes[0]} to {sizes[-1]} ({at} at n = {sizes})"
         else:
@@ -705,6 +724,26 @@ def _measure_again(c: dict, times: list, ref: dict, verdict: str) -> bool:
     )
 
 
+def _watched(spec: Spec) -> bool:
+    """Whether the spec watches what the answer runs (forbids, withholds, requires, records LPs or
+    times it): only then do threads and processes matter, which run code the grader does not see."""
+    return bool(spec.forbid or spec.withhold or spec.require or spec.record_lps or spec.cost)
+
+
+#: how the harness's lines about threads and processes begin (see _kernel_harness._unwatched)
+CONCURRENCY = ("called _thread.start_new_thread", "called posix.", "called _posixsubprocess.",
+               "a thread or a process was started", "the notebook started a process")
+
+
+def _concurrency(violation: str) -> bool:
+    """A violation that is only a thread or a process (harmless where nothing is watched:
+    red team 10's correct thread-pool 1-NN was refused)."""
+    return violation.startswith(CONCURRENCY) or (
+        violation[:1].isdigit() and ("thread(s) the notebook started" in violation
+                                     or "process(es) the notebook started" in violation)
+    )
+
+
 def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
     """Run the spec's calls in a submission's kernel; ``(passed, message)``."""
     compare = spec.compare or (lambda case, got, want: same(got, want))
@@ -725,8 +764,9 @@ def judge(kernel, spec: Spec, ref: dict, timeout: float) -> tuple[bool, str]:
         label = case["name"] or case["function"]
         if r.tampered:
             return False, TAMPERED + f"{label}: {r.tampered}"
-        if r.violations:
-            return False, f"{label}: {_violations_text(r.violations)}"
+        violations = r.violations if _watched(spec) else [v for v in r.violations if not _concurrency(v)]
+        if violations:
+            return False, f"{label}: {_violations_text(violations)}"
         if r.error and "Timeout" in r.error:
             return False, f"{label}: {r.error}"
         if r.error:
