@@ -60,7 +60,10 @@ source is Python that runs in the *grader's* process (never in a kernel) and def
     ``max_slowdown`` (default 4) times slower than the instructor's solution at the last size
     (cache effects alone can push a right answer's exponent past ``e``); ``max_slowdown=0``
     judges by the growth alone (where the model solution is slow Python, a vectorised
-    answer of a higher order can be as fast at ``n2``).
+    answer of a higher order can be as fast at ``n2``). An answer that slow whose times do
+    not rise at every size, or grow slower than ``n^FLAT_GROWTH`` overall, fails as well
+    (work that does not depend on the input's size hides the growth). The answer's own code
+    may not read a clock while graded (``_kernel_harness.CLOCKS``).
 
 :class:`HiddenTests` runs them: the reference values come once per grading run from the
 instructor copy in a clean kernel; each submission's values come from its own kernel
