@@ -571,11 +571,12 @@ def compiled_helpers(path):
 
 
 def _wrapper_code(module, name):
-    """The code of the wrapper that stands for the compiled ``module.name`` (the same in every process)."""
+    """``(module code, function code)`` of the wrapper that stands for the compiled ``module.name``
+    (the same in every process: the grader keys the function's code, the kernel runs the module's)."""
     doc = repr(f"{module}.{name}")
     src = f"def {name}(*args, _f=None, **kwargs):\n    {doc}\n    return _f(*args, **kwargs)\n"
     top = compile(src, "<sslteach grader>", "exec")
-    return src, next(c for c in top.co_consts if hasattr(c, "co_code"))
+    return top, next(c for c in top.co_consts if hasattr(c, "co_code"))
 
 
 def _wrap_compiled(helpers):
@@ -593,9 +594,8 @@ def _wrap_compiled(helpers):
             fn = vars(ext).get(name)
             if type(fn).__name__ not in COMPILED_TYPES:
                 continue
-            src, _ = _wrapper_code(module, name)
             ns = {"__builtins__": {}}
-            exec(compile(src, "<sslteach grader>", "exec"), ns)
+            exec(_wrapper_code(module, name)[0], ns)
             w = ns[name]
             w.__kwdefaults__ = {"_f": fn}  # the audit hook refuses to read it to the notebook
             w.__module__, w.__doc__ = module, getattr(fn, "__doc__", None)

@@ -104,6 +104,7 @@ WAIT_RATIO = 20.0
 # a run this much faster than the call's first run (which took over the floor) was a lookup of
 # a remembered result: see cpu_seconds
 REMEMBERED_RATIO = 3.0
+REMEMBERED_FLOOR = 0.005
 # a passing growth this close under the limit is measured again (fresh inputs) before it
 # stands: one slow run at the smaller size once took an O(n^3) answer under its limit on CI
 NEAR_EXPONENT = 0.2
@@ -114,7 +115,6 @@ INCREMENTS_FLOOR = 0.05
 # at the smaller ones, the answer on an input larger than the largest, and its times hardly grew
 # (or fell) with n, while every answer's own work grows at least like n here
 FLAT_GROWTH = 0.5
-REMEMBERED_FLOOR = 0.005
 #: how :func:`judge`'s message starts when a reply was forged (the exercise is reported "tampered")
 TAMPERED = "tampering: "
 
@@ -566,7 +566,7 @@ def cpu_seconds(runs: list, best: float | None = None, remembered: bool = True) 
     answer remembered the inputs it had already seen, and the first run, which did the work,
     counts. Load does not make a CPU time that much shorter than another.
 
-    ``remembered=False`` (the smaller size of a cost test) always counts the best run: a longer
+    ``remembered=False`` (the smaller sizes of a cost test) always counts the best run: a longer
     time there lowers the measured exponent, so counting a slow first run (a cold cache, pages
     not yet mapped) would let a too-slow answer pass, and remembering is no help there."""
     if not runs:
