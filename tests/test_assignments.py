@@ -243,6 +243,21 @@ def test_student_copy_before_its_first_stub_is_the_master(chapter, released):
     assert "raise NotImplementedError" in _text(code[first])
 
 
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_copies_state_the_grading_rules_under_the_title(chapter, released):
+    # every chapter's exercises have hidden tests, so both copies tell the student the rules the
+    # grader enforces (clocks, threads, forbidden functions, costs), right after the title
+    _, paths = released
+    for path in paths[chapter.stem]:
+        cells = json.loads(path.read_text())["cells"]
+        assert _text(cells[0]).startswith("# ")
+        assert cells[1]["id"] == "grading-rules" and _text(cells[1]) == asg.GRADING_RULES
+        assert "nbgrader" not in cells[1]["metadata"]  # not locked: deleting it costs nothing
+        assert sum(c.get("id") == "grading-rules" for c in cells) == 1
+    for rule in ("clock", "thread", "locked cell", "three sizes", "copy of its code"):
+        assert rule in asg.GRADING_RULES
+
+
 def test_student_copy_runs_up_to_its_first_stub_end_to_end(released):
     _, paths = released
     student = nbformat.read(str(paths[END_TO_END][0]), as_version=4)

@@ -433,6 +433,28 @@ _OLD_PLACEHOLDER_RE = re.compile(
 )
 
 
+#: str: The Markdown cell :func:`release` puts after the title of a copy whose exercises have hidden
+#: tests: what the grader does and the rules it enforces (:doc:`/book/instructors`, Grading),
+#: so that no rule costs a student points unannounced. It is not locked.
+GRADING_RULES = """**How this notebook is graded.** When your instructor grades it with sslteach's `grade`
+command, your notebook is run once (the cells your answers need) in a fresh kernel, with no network
+and with a time and a memory limit. The grader then calls the functions each exercise names on
+inputs of its own, most drawn when it grades, and compares what they return with the model
+solution's values. The check cells below the exercises are there for your feedback; the grade comes
+from these hidden tests.
+
+- Leave the locked cells as they are (the statements, the check cells and the code given to you):
+  an exercise whose locked cell was edited, deleted or duplicated scores 0.
+- Where an exercise says not to use a function, the grader refuses it however it is reached: under
+  another name, as a copy of its code, or by reading its source.
+- Where an exercise states a cost ($O(n^2)$, $O(m\\log m)$, ...), the grader times your function at
+  three sizes and compares it with the model solution.
+- While your function is graded, its own code may not read a clock or a CPU timer, look into the
+  grader (frames, the profiler, the garbage collector, audit hooks) or build code objects; and where
+  an exercise forbids or requires a function or states a cost, no thread or process the notebook
+  started may run beside the call (the grader watches only the thread it calls in)."""
+
+
 def _untouched(source: str) -> bool:
     """True when a written answer is empty or still a placeholder (whitespace ignored)."""
     text = " ".join(source.split())
@@ -499,8 +521,9 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
     so that ``nbgrader generate_assignment`` keeps the comments; a written-answer cell
     holds :data:`WRITTEN_STUB` in the student copy; the check cells are kept
     verbatim and locked (``<label>-check``, ``<label>-check-2``, ...). Every other cell is
-    kept with its outputs cleared. Both notebooks carry nbgrader cell metadata (schema 3)
-    and, under ``metadata["sslteach_assignment"]``, a manifest with each exercise's check
+    kept with its outputs cleared. Where the exercises have hidden tests, both copies get the
+    Markdown cell :data:`GRADING_RULES` after the title. Both notebooks carry nbgrader cell
+    metadata (schema 3) and, under ``metadata["sslteach_assignment"]``, a manifest with each exercise's check
     sources, their sha256 and its points,
 
     .. math:: \mathtt{auto\_points} = \mathtt{CHECK\_POINTS}\times(\text{number of check cells}),
@@ -576,6 +599,11 @@ def release(nb, *, name: str = "notebook") -> tuple[dict, dict]:
             f"{name} has no exercises in the book's format (```{{exercise}} with :label: chN-ex-...)."
         )
     student, instructor = _release_cells(nb, exercises)
+    if tests:  # the rules of the hidden tests, after the title
+        titled = bool(student) and student[0]["cell_type"] == "markdown" and _src(student[0]).startswith("# ")
+        at = 1 if titled else 0
+        for cells in (student, instructor):
+            cells.insert(at, _new_cell("markdown", GRADING_RULES, "grading-rules", {}))
     manifest = [_manifest_entry(nb, e, tests) for e in exercises]
     student, instructor = _render_statements(student), _render_statements(instructor)
     locked = _locked_entries(student)
