@@ -847,3 +847,55 @@ MORE_SHORTCUTS["05_comparison"]["ch5-ex-one-nn"] += (
     "def one_nn(cache, params, y_train):\n    return _B['1-NN (labelled only)'].transduce(cache, params, y_train)\n"
     "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)",
 )
+
+# ch4-ex-ideal: the KKT system reduced by the blocks' symmetry to 6 unknowns (red team 12): solved by
+# a library routine it is a shortcut (numpy's svd, scipy.optimize.fsolve passed before they were
+# forbidden); solved by the answer's own elimination it is what the statement allows
+_REDUCED = (
+    "def _reduced(n1, n2, n3):\n"
+    "    cnt = np.array([1, n1 - 1, 1, n2 - 1, n3], float)\n"
+    "    blk = np.array([0, 0, 1, 1, 2]); dsz = np.array([n1, n1, n2, n2, n3], float)\n"
+    "    y = np.array([1.0, 0, -1.0, 0, 0]); g = 1.0 / dsz - (y != 0)\n"
+    "    A = np.zeros((6, 6)); rhs = np.zeros(6)\n"
+    "    for G in range(5):\n        A[G, G] += 1.0\n"
+    "        for H in range(5):\n            if blk[H] == blk[G]:\n                A[G, H] -= g[G] * cnt[H]\n"
+    "        A[G, 5] = -g[G]; rhs[G] = y[G]\n"
+    "    A[5, :5] = cnt\n    return A, rhs\n"
+    "def _expand(x, n1, n2, n3):\n"
+    "    a = np.concatenate([[x[0]], np.full(n1 - 1, x[1]), [x[2]], np.full(n2 - 1, x[3]), np.full(n3, x[4])])\n"
+    "    return a, float(x[5])\n"
+)
+_more("04_semi_supervised_ksc", "ch4-ex-ideal",
+      _REDUCED + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    U, s, Vt = np.linalg.svd(A)\n    return _expand(Vt.T @ ((U.T @ rhs) / s), n1, n2, n3)",
+      "from scipy.optimize import fsolve as _fs\n" + _REDUCED
+      + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    return _expand(_fs(lambda x: A @ x - rhs, np.zeros(6), xtol=1e-14), n1, n2, n3)")
+MORE_CORRECT["04_semi_supervised_ksc"] = {
+    "ch4-ex-ideal": (
+        _REDUCED + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+        "    M = np.hstack([A, rhs[:, None]])\n"
+        "    for k in range(6):  # Gauss-Jordan with partial pivoting, written out\n"
+        "        p = k + int(np.argmax(np.abs(M[k:, k])))\n        M[[k, p]] = M[[p, k]]\n"
+        "        M[k] /= M[k, k]\n"
+        "        for r in range(6):\n            if r != k:\n                M[r] -= M[r, k] * M[k]\n"
+        "    return _expand(M[:, 6], n1, n2, n3)",
+    ),
+}
+# ch5-ex-one-nn: the library's k-means nearest-centre step with the labelled points as centres (red
+# team 12), and, wrong, squared distances expanded in float32 (red team 12: it mislabels points far
+# from the origin, which a hidden case now holds)
+_more("05_comparison", "ch5-ex-one-nn",
+      "from sslteach import cluster_kernels as _ck\n"
+      "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0); X = np.asarray(cache.X)\n"
+      "    return y_train[lab][_ck._assign(X, X[lab], np.einsum('ij,ij->i', X, X))[0]]\n"
+      "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)")
+MORE_WRONG["05_comparison"] = {
+    "ch5-ex-one-nn": (
+        "def one_nn(cache, params, y_train):\n    lab = np.flatnonzero(y_train >= 0)\n"
+        "    X = np.asarray(cache.X, np.float32); Z = X[lab]\n"
+        "    D = (X * X).sum(1)[:, None] + (Z * Z).sum(1)[None, :] - 2 * X @ Z.T\n"
+        "    return y_train[lab][D.argmin(axis=1)]\n"
+        "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)",
+    ),
+}

@@ -443,16 +443,18 @@ inputs of its own, most drawn when it grades, and compares what they return with
 solution's values. The check cells below the exercises are there for your feedback; the grade comes
 from these hidden tests.
 
-- Leave the locked cells as they are (the statements, the check cells and the code given to you):
-  an exercise whose locked cell was edited, deleted or duplicated scores 0.
+- Leave the locked cells as they are (the statements and the check cells): an exercise whose
+  locked cell was edited, deleted or duplicated scores 0. The code given to you is run as it was
+  handed out, whatever you change in it.
 - Where an exercise says not to use a function, the grader refuses it however it is reached: under
   another name, as a copy of its code, or by reading its source.
 - Where an exercise states a cost ($O(n^2)$, $O(m\\log m)$, ...), the grader times your function at
   three sizes and compares it with the model solution.
-- While your function is graded, its own code may not read a clock or a CPU timer, look into the
-  grader (frames, the profiler, the garbage collector, audit hooks) or build code objects; and where
-  an exercise forbids or requires a function or states a cost, no thread or process the notebook
-  started may run beside the call (the grader watches only the thread it calls in)."""
+- Your code may not build code objects, use `ctypes` or list the garbage collector's objects. While
+  your function is graded, its own code may not read a clock or a CPU timer or look into the grader
+  (frames, the profiler, audit hooks); and where an exercise forbids or requires a function or
+  states a cost, no thread or process may run beside the call (the grader watches only the thread
+  it calls in)."""
 
 
 def _untouched(source: str) -> bool:
