@@ -65,6 +65,7 @@ __all__ = [
     "WRITTEN_POINTS",
     "CODE_STUB",
     "WRITTEN_STUB",
+    "GRADING_RULES",
     "DEFAULT_TIMEOUT",
     "Exercise",
     "ExerciseResult",
@@ -436,6 +437,8 @@ _OLD_PLACEHOLDER_RE = re.compile(
 #: str: The Markdown cell :func:`release` puts after the title of a copy whose exercises have hidden
 #: tests: what the grader does and the rules it enforces (:doc:`/book/instructors`, Grading),
 #: so that no rule costs a student points unannounced. It is not locked.
+#:
+#: :meta hide-value:
 GRADING_RULES = """**How this notebook is graded.** When your instructor grades it with sslteach's `grade`
 command, your notebook is run once (the cells your answers need) in a fresh kernel, with no network
 and with a time and a memory limit. The grader then calls the functions each exercise names on
