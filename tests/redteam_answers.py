@@ -899,3 +899,65 @@ MORE_WRONG["05_comparison"] = {
         "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)",
     ),
 }
+
+
+def _add(table, stem, label, *answers):
+    """Append answers to ``table[stem][label]`` (MORE_CORRECT or MORE_WRONG)."""
+    row = table.setdefault(stem, {})
+    row[label] = (*row.get(label, ()), *answers)
+
+
+# Red team 13. Shortcuts: a library function that walks the children for has_inversion, and the
+# compiled helper behind it; scikit-learn's single linkage for the minimax distances; determinants
+# (Cramer's rule) and highspy for the reduced KKT system of ch4-ex-ideal
+_more("02_cluster_kernels", "ch2-ex-inversion",
+      "import scipy.cluster.hierarchy as _h\n"
+      "def has_inversion(Z):\n    Z = np.asarray(Z, float)\n    return bool(np.any(_h.maxdists(Z) > Z[:, 2]))",
+      "from scipy.cluster import _hierarchy as _hc\n"
+      "def has_inversion(Z):\n    Z = np.asarray(Z, float)\n    md = np.zeros(len(Z))\n"
+      "    _hc.get_max_dist_for_each_cluster(np.ascontiguousarray(Z), md, len(Z) + 1)\n"
+      "    return bool(np.any(md > Z[:, 2]))")
+_more("02_cluster_kernels", "ch2-ex-minimax",
+      "from sklearn.cluster import AgglomerativeClustering as _AC\n"
+      "def minimax_from_mst(X):\n    X = np.asarray(X, float); n = len(X)\n"
+      "    ac = _AC(n_clusters=1, linkage='single', compute_distances=True).fit(X)\n"
+      "    mem = {i: [i] for i in range(n)}; U = np.zeros((n, n))\n"
+      "    for k, ((a, b), h) in enumerate(zip(ac.children_, ac.distances_)):\n"
+      "        A, B = mem.pop(a), mem.pop(b)\n        U[np.ix_(A, B)] = h; U[np.ix_(B, A)] = h\n"
+      "        mem[n + k] = A + B\n    return U")
+_more("04_semi_supervised_ksc", "ch4-ex-ideal",
+      _REDUCED + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    d = np.linalg.det(A); x = np.zeros(6)\n"
+      "    for i in range(6):\n        Ai = A.copy(); Ai[:, i] = rhs; x[i] = np.linalg.det(Ai) / d\n"
+      "    return _expand(x, n1, n2, n3)",
+      "import highspy as _hp\n" + _REDUCED + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    h = _hp.Highs(); h.setOptionValue('output_flag', False); inf = _hp.kHighsInf\n"
+      "    for j in range(6):\n        h.addVar(-inf, inf)\n"
+      "    for i in range(6):\n        idx = np.flatnonzero(A[i])\n"
+      "        h.addRow(rhs[i], rhs[i], len(idx), idx.astype(np.int32), A[i, idx])\n"
+      "    h.run()\n    return _expand(np.array(h.getSolution().col_value), n1, n2, n3)")
+# Wrong answers (red team 13): thresholds between tied norms; an inversion at equal heights; the last
+# split never scored; a result remembered for the points, whatever the labels
+_add(MORE_WRONG, "01_spectral_clustering", "ch1-ex-normalize-why",
+     "def class_mean_norms(X, y):\n    r = np.linalg.norm(X, axis=1)\n"
+     "    return np.array([r[np.asarray(y) == c].mean() for c in np.unique(y)])\n\n"
+     "def norm_threshold_accuracy(X, y):\n    r = np.linalg.norm(X, axis=1)\n"
+     "    y_sorted = np.asarray(y)[np.argsort(r, kind='stable')]\n    best = 0.0\n"
+     "    for i in range(len(r) + 1):\n        a = np.mean(np.r_[np.zeros(i), np.ones(len(r) - i)] == y_sorted)\n"
+     "        best = max(best, a, 1 - a)\n    return best")
+_add(MORE_WRONG, "02_cluster_kernels", "ch2-ex-inversion",
+     "def has_inversion(Z):\n    n = len(Z) + 1\n    h = [0.0] * n\n    for a, b, d, _ in Z:\n"
+     "        if d <= max(h[int(a)], h[int(b)]) and max(h[int(a)], h[int(b)]) > 0:\n            return True\n"
+     "        h.append(d)\n    return False")
+_add(MORE_WRONG, "04_semi_supervised_ksc", "ch4-ex-fisher",
+     "def fisher_by_threshold(a):\n    s = np.sort(np.asarray(a, float))\n    n = len(s)\n"
+     "    if n < 3 or np.ptp(s) == 0:\n        return 0.0\n    k = np.arange(1, n - 1)\n    cs = np.cumsum(s)[:-2]\n"
+     "    ml, mr = cs / k, (s.sum() - cs) / (n - k)\n    sb = k * (n - k) / n**2 * (ml - mr) ** 2\n"
+     "    return float(sb.max() / s.var())")
+_add(MORE_WRONG, "05_comparison", "ch5-ex-one-nn",
+     "from scipy.spatial.distance import cdist as _cdist\n_MEMO = {}\n"
+     "def one_nn(cache, params, y_train):\n    key = np.asarray(cache.X).tobytes()\n"
+     "    if key not in _MEMO:\n        lab = np.flatnonzero(y_train >= 0)\n"
+     "        _MEMO[key] = y_train[lab][_cdist(cache.X, cache.X[lab]).argmin(axis=1)]\n"
+     "    return _MEMO[key]\n"
+     "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)")

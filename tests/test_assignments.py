@@ -1244,7 +1244,11 @@ def test_compiled_helpers_of_a_forbidden_module_are_wrapped_where_the_profile_ho
 
     helpers = h.compiled_helpers("scipy.cluster.hierarchy")
     assert ["scipy.cluster._hierarchy"] == [m for m, names in helpers if "mst_single_linkage" in names]
-    assert h.compiled_helpers("scipy.cluster.hierarchy.is_monotonic") == []  # a function: none
+    assert h.compiled_helpers("scipy.cluster.hierarchy.is_monotonic") == []  # a Python function: none
+    # a compiled function named itself is wrapped alone (red team 13 called maxdists' helper directly)
+    assert h.compiled_helpers("scipy.cluster._hierarchy.get_max_dist_for_each_cluster") == [
+        ["scipy.cluster._hierarchy", ["get_max_dist_for_each_cluster"]]]
+    assert h.compiled_helpers("scipy.cluster._hierarchy.no_such_function") == []
     assert h.compiled_helpers("sslteach.relaxation") == []  # pure Python: none
     script = r'''
 import json, sys

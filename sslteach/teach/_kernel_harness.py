@@ -529,7 +529,8 @@ COMPILED_TYPES = frozenset({"cython_function_or_method", "fused_cython_function"
 
 def compiled_helpers(path):
     """``[[module, [names]]]``: the compiled (Cython) functions behind the forbidden module or
-    package ``path``; ``[]`` for a function, a class, or a module with none.
+    package ``path``, or ``path`` itself when it names one (``scipy.cluster._hierarchy.
+    get_max_dist_for_each_cluster``); ``[]`` for a Python function, a class, or a module with none.
 
     They are the functions of the extension modules that the module itself imports from its
     own package (scipy's ``cluster.hierarchy`` runs ``scipy.cluster._hierarchy``), and for a
@@ -541,11 +542,19 @@ def compiled_helpers(path):
     import importlib.machinery
     import sys
 
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     try:
         mod = importlib.import_module(path)
-    except ImportError:
-        return []
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    except ImportError:  # a function: compiled, in an extension module, it is wrapped itself
+        head, _, name = path.rpartition(".")
+        try:
+            parent = importlib.import_module(head)
+        except ImportError:
+            return []
+        fn = getattr(parent, name, None)
+        compiled = type(fn).__name__ in COMPILED_TYPES and getattr(fn, "__module__", None) == head
+        extension = (getattr(parent, "__file__", None) or "").endswith(suffixes)
+        return [[head, [name]]] if compiled and extension else []
     if hasattr(mod, "__path__"):
         root = path
         sources = [m for n, m in list(sys.modules.items()) if n == path or n.startswith(path + ".")]
@@ -588,7 +597,11 @@ def _wrap_compiled(helpers):
 
     replaced = {}
     for forbidden, module, names in helpers:
-        importlib.import_module(forbidden)  # as it imports its helpers (never one on its own)
+        if forbidden.startswith(module + "."):  # a compiled function named itself: its package first
+            importlib.import_module(module.rpartition(".")[0])
+            importlib.import_module(module)
+        else:
+            importlib.import_module(forbidden)  # as it imports its helpers (never one on its own)
         ext = sys.modules.get(module)
         for name in names if ext is not None else ():
             fn = vars(ext).get(name)
