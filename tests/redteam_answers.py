@@ -961,3 +961,24 @@ _add(MORE_WRONG, "05_comparison", "ch5-ex-one-nn",
      "        _MEMO[key] = y_train[lab][_cdist(cache.X, cache.X[lab]).argmin(axis=1)]\n"
      "    return _MEMO[key]\n"
      "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)")
+
+# Red team 14: the reduced system of ch4-ex-ideal given to solve_sylvester (B = 0), OSQP and SCS
+# (clarabel, compiled with no Python layer, passes unseen: book/instructors.md says so); and
+# ch0-ex-mds-eigs counting an eigenvalue that reaches tol x the largest without exceeding it
+_more("04_semi_supervised_ksc", "ch4-ex-ideal",
+      "from scipy.linalg import solve_sylvester as _syl\n" + _REDUCED
+      + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    return _expand(_syl(A, np.zeros((1, 1)), rhs[:, None])[:, 0], n1, n2, n3)",
+      "import osqp as _oq, scipy.sparse as _sp\n" + _REDUCED
+      + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n    m = _oq.OSQP()\n"
+      "    m.setup(P=_sp.csc_matrix(np.eye(6) * 1e-12), q=np.zeros(6), A=_sp.csc_matrix(A), l=rhs, u=rhs,\n"
+      "            verbose=False, eps_abs=1e-13, eps_rel=1e-13, polish=True, max_iter=200000)\n"
+      "    return _expand(np.array(m.solve().x), n1, n2, n3)",
+      "import scs as _scs, scipy.sparse as _sp\n" + _REDUCED
+      + "def ideal_solution(n1, n2, n3):\n    A, rhs = _reduced(n1, n2, n3)\n"
+      "    d = dict(P=None, A=_sp.csc_matrix(A), b=rhs, c=np.zeros(6))\n"
+      "    s = _scs.SCS(d, dict(z=6), verbose=False, eps_abs=1e-14, eps_rel=1e-14, max_iters=100000)\n"
+      "    return _expand(np.array(s.solve()['x']), n1, n2, n3)")
+_add(MORE_WRONG, "00_foundations", "ch0-ex-mds-eigs",
+     "def numerical_rank(A, tol=1e-9):\n    w = np.abs(np.linalg.eigvalsh(A))\n"
+     "    return int(np.sum(w >= tol * w.max()))")
