@@ -982,3 +982,8 @@ _more("04_semi_supervised_ksc", "ch4-ex-ideal",
 _add(MORE_WRONG, "00_foundations", "ch0-ex-mds-eigs",
      "def numerical_rank(A, tol=1e-9):\n    w = np.abs(np.linalg.eigvalsh(A))\n"
      "    return int(np.sum(w >= tol * w.max()))")
+
+# Red team 15: the gap from |lambda_max|, which a negative definite K tells from the statement's
+_add(MORE_WRONG, "01_spectral_clustering", "ch1-ex-ideal-alignment",
+     "def alignment_ceiling_gap(K):\n    w = np.linalg.eigvalsh(K)\n"
+     "    return 1 - abs(w.max()) / np.linalg.norm(K)")
