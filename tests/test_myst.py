@@ -344,7 +344,8 @@ def rendered_markdown(nb):
         if c["cell_type"] == "markdown":
             cells.append(c)
         elif c["cell_type"] == "code":  # text/markdown outputs (tables) as Jupyter renders them
-            cells += [{"cell_type": "markdown", "metadata": {}, "source": t} for t in _markdown_outputs(c)]
+            cells += [{"cell_type": "markdown", "id": f"output-{len(cells)}-{k}", "metadata": {}, "source": t}
+                      for k, t in enumerate(_markdown_outputs(c))]
     md = dict(nb, cells=cells)
     html, _ = HTMLExporter(template_name="lab").from_notebook_node(nbformat.reads(json.dumps(md), 4))
     return html.split("<body", 1)[1]
