@@ -613,10 +613,15 @@ MORE_SHORTCUTS["03_spectral_kernel_learning"]["ch3-ex-q-eigs"] += (
 )
 
 
+def _add(table, stem, label, *answers):
+    """Append answers to ``table[stem][label]`` (MORE_SHORTCUTS, MORE_CORRECT or MORE_WRONG)."""
+    row = table.setdefault(stem, {})
+    row[label] = (*row.get(label, ()), *answers)
+
+
 def _more(stem, label, *answers):
     """Append shortcuts to MORE_SHORTCUTS[stem][label]."""
-    table = MORE_SHORTCUTS.setdefault(stem, {})
-    table[label] = (*table.get(label, ()), *answers)
+    _add(MORE_SHORTCUTS, stem, label, *answers)
 
 
 _CENTER_TEST = (
@@ -899,12 +904,6 @@ MORE_WRONG["05_comparison"] = {
         "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)",
     ),
 }
-
-
-def _add(table, stem, label, *answers):
-    """Append answers to ``table[stem][label]`` (MORE_CORRECT or MORE_WRONG)."""
-    row = table.setdefault(stem, {})
-    row[label] = (*row.get(label, ()), *answers)
 
 
 # Red team 13. Shortcuts: a library function that walks the children for has_inversion, and the
