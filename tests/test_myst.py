@@ -23,6 +23,7 @@ from sslteach.teach.myst import (
     convert_notebook,
     parse_bib,
     site_url,
+    term_anchor,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,8 +253,34 @@ def test_python_roles_link_to_the_api_pages():
     assert convert_markdown("{py:data}`~sslteach.compare.METHODS`", page()).startswith("[`METHODS`]")
 
 
-def test_term_and_download():
-    assert convert_markdown("{term}`kernel`", page()) == "kernel"
+def test_term_links_to_the_glossary_entry():
+    book = page()
+    book.terms = {"kernel": ("book/glossary", "kernel"), "courant–fischer theorem":
+                  ("book/glossary", "Courant–Fischer theorem")}
+    assert convert_markdown("{term}`Kernel`", book) == f"[Kernel]({SITE}book/glossary.html#term-kernel)"
+    out = convert_markdown("{term}`the theorem <Courant–Fischer theorem>`", book)
+    assert out == f"[the theorem]({SITE}book/glossary.html#term-CourantFischer-theorem)"
+    with pytest.raises(ValueError, match="no entry 'kernels' in the book's glossary"):
+        convert_markdown("{term}`kernels`", book)
+
+
+def test_glossary_anchors_are_the_ones_sphinx_writes():
+    # the ids Sphinx gave these entries in the built site (book/glossary.html)
+    from sphinx.util.nodes import _make_id  # Sphinx comes with the book's requirements
+
+    for term in ("Courant–Fischer theorem", "Holm's correction", "Nyström formula", "k-NN graph",
+                 "classical MDS"):
+        assert term_anchor(term) == "term-" + _make_id(term)
+
+
+def test_every_glossary_term_of_the_book_is_found():
+    terms = book_numbers(ROOT).terms
+    want = {"ultrametric", "cophenetic distance", "nyström formula", "alignment", "transduction"}
+    assert want <= set(terms)
+    assert all(doc == "book/glossary" for doc, _ in terms.values())
+
+
+def test_download():
     assert convert_markdown("{download}`data <results/x.csv>`", page()) == f"[data]({SITE}_downloads/x.csv)"
 
 

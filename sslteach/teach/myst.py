@@ -69,10 +69,12 @@ class Numbers:
     titles: dict = field(default_factory=dict)  # docname -> title
     citations: dict = field(default_factory=dict)  # key -> (authors, year)
     site: str = ""
+    terms: dict = field(default_factory=dict)  # glossary term, lower case -> (docname, term)
 
     def for_doc(self, docname):
         """The same book, seen from page ``docname``."""
-        return Numbers(docname, self.equations, self.targets, self.titles, self.citations, self.site)
+        return Numbers(docname, self.equations, self.targets, self.titles, self.citations, self.site,
+                       self.terms)
 
 
 # --------------------------------------------------------------------------- the book
@@ -255,6 +257,8 @@ def _scan(text, doc, nums, counters):
             elif name in ("figure", "table") and opts.get("name"):
                 # Sphinx numbers only the named ones (numfig needs an id)
                 events.append((pos, name, opts.get("name")))
+            elif name == "glossary":
+                _glossary_terms(lines[i + 1:], m.group("fence"), doc, nums)
         pos += len(line) + 1
     for _, kind, label in sorted(events, key=lambda e: e[0]):
         if kind == "eq":
@@ -266,6 +270,21 @@ def _scan(text, doc, nums, counters):
             counters[kind] = counters.get(kind, 0) + 1
             if label:
                 nums.targets[label] = (doc, f"{kind.capitalize()} {counters[kind]}")
+
+
+def _glossary_terms(lines, fence, doc, nums):
+    """Record the terms of a ``{glossary}`` block: its unindented lines, up to the closing fence."""
+    for line in lines:
+        if line.strip() == fence:
+            return
+        if line.strip() and not line[0].isspace() and not OPTION.match(line):
+            nums.terms[line.strip().lower()] = (doc, line.strip())
+
+
+def term_anchor(term):
+    """The id Sphinx gives a glossary entry: ``term-`` and the term as ASCII words joined by -."""
+    ascii_ = unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode("ascii")
+    return "term-" + re.sub(r"[^a-zA-Z0-9]+", "-", ascii_).strip("-")
 
 
 _BOOK = None
@@ -566,7 +585,13 @@ class _Converter:
             return f"[`{shown}`]({self.n.site}{page}.html#{full})"
         if name == "math":
             return f"${body}$"
-        if name in ("term", "abbr", "command", "file", "samp", "kbd", "guilabel", "program", "dfn"):
+        if name == "term":
+            if target.lower() not in self.n.terms:
+                raise ValueError(f"{{term}}`{body}`: no entry {target!r} in the book's glossary "
+                                 "(book/glossary.md): add it there or fix the term")
+            doc, term = self.n.terms[target.lower()]
+            return self._link(text or target, doc, term_anchor(term))
+        if name in ("abbr", "command", "file", "samp", "kbd", "guilabel", "program", "dfn"):
             shown = text or target
             return f"`{shown}`" if name in ("command", "file", "samp", "kbd", "program") else shown
         if name == "download":
