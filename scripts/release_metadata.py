@@ -4,9 +4,9 @@
 places they are written by hand. Everything else is derived here (:func:`expected`) and
 either rewritten from it (``--write``: the version-bearing places) or checked against it:
 
-- README.md: the Binder and Colab badges, the site and the PDF ("Read it"), the two install
-  pins ("Colab"), the BibTeX entry ("How to cite"); any other URL of the project's hosts in
-  it must be one of the derived URLs;
+- README.md: the Binder and Colab badges, the site, the PDF and the release ("Read it, run it,
+  install it"), the two install pins ("Install"), the BibTeX entry ("How to cite"); any other
+  URL of the project's hosts in it must be one of the derived URLs;
 - _config.yml: ``repository.url`` and ``repository.branch`` (the launch buttons) and
   ``html.baseurl`` (the site);
 - CITATION.cff and .zenodo.json (the DOI's metadata): version, repository, site;

@@ -1,4 +1,5 @@
-"""Launching and citing the book: Binder's environment, the Python it needs, CITATION.cff, README.
+"""Launching and citing the book: Binder's environment, the Python it needs, CITATION.cff, README,
+CONTRIBUTING.md.
 
 binder/requirements.txt is generated from requirements.txt (scripts/make_binder_requirements.py)
 and must stay exactly that; binder/runtime.txt must name a Python every pin has a wheel for.
@@ -168,10 +169,11 @@ def pinned_python_floor():
 
 
 def test_readme_states_the_python_the_pins_need():
-    readme = (ROOT / "README.md").read_text()
     floor = pinned_python_floor()
-    assert f"Python {floor}" in readme, f"the README must say requirements.txt needs Python {floor} or later"
-    assert f"Python {runtime_python()}" in readme
+    for name in ("README.md", "CONTRIBUTING.md"):
+        text = (ROOT / name).read_text()
+        assert f"Python {floor}" in text, f"{name} must say requirements.txt needs Python {floor} or later"
+        assert f"Python {runtime_python()}" in text, name
 
 
 # --- the pins against the package index --------------------------------------------------------
@@ -296,28 +298,41 @@ def test_citation_cff():
         assert (ref["title"], ref["year"]) in bib, f"{ref['title']!r} ({ref['year']}) not in references.bib"
 
 
-def layout_block(readme):
-    section = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def layout_block(guide):
+    section = guide.split("## Layout", 1)[1].split("\n## ", 1)[0]
     return section.split("```", 2)[1]
 
 
 def test_readme_front_door():
+    """The README is the readers' page: the book, the PDF and the guide for contributors."""
     readme = (ROOT / "README.md").read_text()
     owner, name = repo_url().removeprefix("https://github.com/").split("/")
     site = f"https://{owner}.github.io/{name}/"
     assert site in readme, "the README must link the rendered book"
-    assert f"{site}sslteach.pdf" in readme and "_build/latex/sslteach.pdf" in readme
-    layout = layout_block(readme)
+    assert f"{site}sslteach.pdf" in readme
+    assert "(CONTRIBUTING.md)" in readme and (ROOT / "CONTRIBUTING.md").is_file()
+    assert "(book/instructors.md)" in readme and (ROOT / "book" / "instructors.md").is_file()
+    # the two commands within the first screen: right after the description
+    lines = readme.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("pip install -r requirements.txt"))
+    assert first < 40, f"the README's first command is on line {first + 1}, below the first screen"
+
+
+def test_contributing_guide():
+    """CONTRIBUTING.md: the layout, the PDF's build, adding a chapter, Binder's requirements."""
+    guide = (ROOT / "CONTRIBUTING.md").read_text()
+    assert "_build/latex/sslteach.pdf" in guide
+    layout = layout_block(guide)
     modules = [p.stem for p in sorted((ROOT / "sslteach").glob("*.py")) if not p.name.startswith("_")]
     missing = [m for m in modules if not re.search(rf"\b{m}\b", layout)]
-    assert not missing, f"the README's layout does not list the modules {missing}"
-    for path in ("binder/", "scripts/", "STYLE.md", "CITATION.cff"):
-        assert path in layout, f"the README's layout does not list {path}"
+    assert not missing, f"CONTRIBUTING.md's layout does not list the modules {missing}"
+    for path in ("binder/", "scripts/", "STYLE.md", "CITATION.cff", "README.md", "CONTRIBUTING.md"):
+        assert path in layout, f"CONTRIBUTING.md's layout does not list {path}"
         assert (ROOT / path).exists()
-    chapter = readme.split("## Adding a chapter", 1)[1].split("\n## ", 1)[0]
+    chapter = guide.split("## Adding a chapter", 1)[1].split("\n## ", 1)[0]
     assert "`STYLE.md`" in chapter and (ROOT / "STYLE.md").is_file()
     assert "../shared" not in (ROOT / "STYLE.md").read_text()
-    assert "python scripts/make_binder_requirements.py" in readme
+    assert "python scripts/make_binder_requirements.py" in guide
 
 
 def test_ci_runs_the_readmes_two_commands_as_written():
@@ -335,4 +350,5 @@ def test_ci_runs_the_readmes_two_commands_as_written():
             assert part in ci_lines, f".ci/run does not run the README's `{part}` as written"
     assert "python3 -m venv" in ci and "--upgrade pip" not in ci and "install -U pip" not in ci
     assert "NPY_DISABLE_CPU_FEATURES" in ci and "OPENBLAS_CORETYPE=Haswell" in ci
-    assert "NPY_DISABLE_CPU_FEATURES" in readme, "the README must say which configurations CI covers"
+    guide = (ROOT / "CONTRIBUTING.md").read_text()
+    assert "NPY_DISABLE_CPU_FEATURES" in guide, "CONTRIBUTING.md must say which configurations CI covers"

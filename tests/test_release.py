@@ -150,8 +150,8 @@ def test_zenodo_and_citation_agree():
 
 
 def test_releasing_md_is_linked_and_names_each_workflow():
-    readme = (ROOT / "README.md").read_text()
-    assert "(RELEASING.md)" in readme
+    for name in ("README.md", "CONTRIBUTING.md"):
+        assert "(RELEASING.md)" in (ROOT / name).read_text(), f"{name} does not link RELEASING.md"
     text = (ROOT / "RELEASING.md").read_text()
     for wf in sorted((ROOT / ".github" / "workflows").glob("*.yml")):
         assert f".github/workflows/{wf.name}" in text, f"RELEASING.md does not say what {wf.name} does"
