@@ -310,8 +310,9 @@ def test_readme_front_door():
     site = f"https://{owner}.github.io/{name}/"
     assert site in readme, "the README must link the rendered book"
     assert f"{site}sslteach.pdf" in readme
-    assert "(CONTRIBUTING.md)" in readme and (ROOT / "CONTRIBUTING.md").is_file()
-    assert "(book/instructors.md)" in readme and (ROOT / "book" / "instructors.md").is_file()
+    blob = "https://github.com/sslteach/sslteach/blob/main/"
+    assert f"({blob}CONTRIBUTING.md)" in readme and (ROOT / "CONTRIBUTING.md").is_file()
+    assert f"({blob}book/instructors.md)" in readme and (ROOT / "book" / "instructors.md").is_file()
     # the two commands within the first screen: right after the description
     lines = readme.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("pip install -r requirements.txt"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = PYPROJECT["project"]["version"]
+# where the README links the repository's files (PyPI shows the README: no relative links)
+BLOB = PYPROJECT["project"]["urls"]["Repository"] + "/blob/main/"
 
 
 def load_script():
@@ -150,13 +153,22 @@ def test_zenodo_and_citation_agree():
 
 
 def test_releasing_md_is_linked_and_names_each_workflow():
-    for name in ("README.md", "CONTRIBUTING.md"):
-        assert "(RELEASING.md)" in (ROOT / name).read_text(), f"{name} does not link RELEASING.md"
+    guide = (ROOT / "CONTRIBUTING.md").read_text()
+    assert "(RELEASING.md)" in guide, "CONTRIBUTING.md does not link RELEASING.md"
+    readme = (ROOT / "README.md").read_text()
+    assert f"({BLOB}RELEASING.md)" in readme, "README.md does not link RELEASING.md"
     text = (ROOT / "RELEASING.md").read_text()
     for wf in sorted((ROOT / ".github" / "workflows").glob("*.yml")):
         assert f".github/workflows/{wf.name}" in text, f"RELEASING.md does not say what {wf.name} does"
     for needed in ("scripts/release_metadata.py --write", "trusted publisher", "Zenodo", "git tag"):
         assert needed in text, f"RELEASING.md does not mention {needed!r}"
+
+
+def test_readme_links_work_on_pypi():
+    """PyPI shows README.md as the package's page, where a relative link leads nowhere."""
+    links = re.findall(r"\]\(([^)]+)\)", (ROOT / "README.md").read_text())
+    relative = [t for t in links if not t.startswith(("https://", "http://", "#"))]
+    assert not relative, f"README.md links these relatively (broken on PyPI): {relative}"
 
 
 # --- the wheel, installed without the repository ------------------------------------------------
