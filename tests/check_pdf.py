@@ -62,6 +62,8 @@ RAW_MARKERS = {
 # LaTeX's own chapter numbers: a heading "CHAPTER" over a number word, a running head "Chapter 8. ..."
 LATEX_CHAPTER = re.compile(r"^CHAPTER\s*\n\s*\n?[A-Z]+\s*$|^Chapter \d+\. \S", re.M)
 ROMAN_OR_DIGITS = re.compile(r"^(?:\d+|[ivxlc]+)$")
+# an index entry and its pages: "sigma() (SetCache method), 364"
+INDEX_ENTRY = re.compile(r"\S.*\S,\s+\d+(?:,\s*\d+)*")
 LOG_PROBLEMS = {
     "missing glyph": re.compile(r"^Missing character: There is no .*$", re.M),
     "undefined reference": re.compile(r"^LaTeX Warning: (?:Reference|Citation) .* undefined.*$", re.M),
@@ -122,7 +124,8 @@ def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[i
     A running head is a line among the first or last three of a page that recurs there on
     several pages (the book's title, a chapter's or section's title, "CONTENTS"); lines in
     the body of a page count as text however often they recur (a long table repeats its
-    labels). The first page (the title page) and part pages ("Part II") are not blank pages.
+    labels). The first page (the title page) and part pages ("Part II") are not blank pages,
+    nor is the index's last page holding a single entry ("X (SetCache attribute), 364").
     """
     lines = [[line.strip() for line in text.splitlines() if line.strip()] for text in pages]
     seen = {}
@@ -137,7 +140,7 @@ def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[i
         edge = set(range(min(3, len(page)))) | set(range(max(len(page) - 3, 0), len(page)))
         body = [x for i, x in enumerate(page)
                 if not (i in edge and (x in heads or ROMAN_OR_DIGITS.fullmatch(x)))]
-        if len(" ".join(body)) < 40:
+        if len(" ".join(body)) < 40 and not any(INDEX_ENTRY.fullmatch(x) for x in body):
             blank.append(number)
     return blank
 

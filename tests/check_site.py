@@ -8,11 +8,16 @@ For the index and every page listed in ``_toc.yml`` it fails when
 * maths is shown as raw TeX: a Sphinx ``math`` element that MathJax did not typeset
   (no ``mjx-container`` inside), or ``$...$`` / ``\\(`` / ``\\[`` left in the visible text;
 * a notebook cell shows an error output (a traceback);
-* an image is broken: its file is missing or empty (``data:`` URIs must decode).
+* an image is broken: its file is missing or empty (``data:`` URIs must decode);
+* numbering is not per chapter (``check_numbers``, read from the HTML without a browser):
+  a chapter page's figure, table, theorem, exercise or equation number is not "c.n" with c
+  its chapter (Foundations 0, a reproduction page or the scorecard continuing its chapter),
+  a chapter's numbers do not run 1, 2, ... in reading order, Chapter 3's method page does
+  not open with Figure 3.1, or a labelled item's number differs from the reader notebooks'.
 
 The DOM is read after MathJax ran (``--dump-dom`` with a virtual time budget). Without
-Chromium the check is skipped with exit code 0 and a message saying how to install it;
-with ``--require-browser`` (used by CI) a missing browser is an error.
+Chromium the browser checks are skipped (the numbering check still runs) with a message
+saying how to install it; with ``--require-browser`` (used by CI) a missing browser is an error.
 
 **The reader's view** (``--reader-view report``, the default, or ``fail``; needs Playwright,
 driving the same Chromium): every chapter page is laid out at 1,280 px (``--width``) and
@@ -167,6 +172,95 @@ def check_page(chromium, html_root, rel, profile):
     return problems, scan.math_total
 
 
+# The numbers Sphinx writes: captions of figures, tables, theorems and exercises, equation numbers.
+CAPTION_NUMBER = re.compile(r'<span class="caption-number">([A-Z][a-z]+) ([0-9.]+) </span>')
+EQUATION_NO = re.compile(r'<span class="eqno">\(([0-9.]+)\)<a class="headerlink" href="#(equation-[^"]+)"')
+
+
+def page_numbers(html):
+    """``[(kind, number, position)]`` of one page's numbered items, in page order ("eq" for equations)."""
+    found = [(m.group(1), m.group(2), m.start()) for m in CAPTION_NUMBER.finditer(html)]
+    found += [("eq", m.group(1), m.start()) for m in EQUATION_NO.finditer(html)]
+    return sorted(found, key=lambda x: x[2])
+
+
+def check_numbers(html_root, chapters=None, numbers=None, pages=None, first=None):
+    """Per-chapter numbering of the built site (no browser needed): a list of problems.
+
+    ``chapters`` maps docnames to the book's chapter numbers (``sslteach.teach.myst.toc_chapters``:
+    Foundations 0, Chapters 1-5, a reproduction page or the scorecard with its chapter),
+    ``pages`` are the toc's pages in reading order. It fails when
+
+    * a number on a chapter page is not "c.n" with c the page's chapter ("Figure 17",
+      "(12)", "Exercise 2.3" on a Chapter 3 page: numbering is global again, or shifted);
+    * a chapter's numbers of one kind do not run 1, 2, ... over its pages in reading order;
+    * a page outside the chapters numbers something (the book numbers only chapters' items);
+    * a labelled item's number differs from the reader notebooks' (``numbers``, from
+      ``sslteach.teach.myst.book_numbers``): the two numberings must agree;
+    * ``first`` (``{page: (kind, number)}``) is not the page's first item of that kind, e.g.
+      the first figure of Chapter 3's method page must be Figure 3.1 (so the check cannot pass
+      on pages where it finds nothing).
+    """
+    if chapters is None or numbers is None or pages is None:
+        sys.path.insert(0, str(ROOT))
+        from sslteach.teach import myst
+
+        chapters = myst.toc_chapters(ROOT) if chapters is None else chapters
+        numbers = myst.book_numbers(ROOT) if numbers is None else numbers
+        pages = myst.toc_docnames(ROOT) if pages is None else pages
+    if first is None:
+        first = {"notebooks/03_spectral_kernel_learning": ("Figure", "3.1"),
+                 "notebooks/00_foundations": ("eq", "0.1")}
+    problems, count = [], {}
+    for doc in pages:
+        path = Path(html_root) / f"{doc}.html"
+        if not path.exists():
+            continue  # check_page reports missing pages
+        html = path.read_text(encoding="utf-8")
+        items = page_numbers(html)
+        chapter = chapters.get(doc)
+        if chapter is None:
+            if items:
+                problems.append(f"{doc}.html: {len(items)} numbered items outside the chapters, "
+                                f"e.g. {items[0][0]} {items[0][1]}")
+            continue
+        for kind, number, _ in items:
+            m = re.fullmatch(r"(\d+)\.(\d+)", number)
+            if not m or int(m.group(1)) != chapter:
+                problems.append(f"{doc}.html: {kind} {number} on a page of chapter {chapter} "
+                                f"(numbers are per chapter: {chapter}.1, {chapter}.2, ...)")
+                continue
+            expected = count.get((chapter, kind), 0) + 1
+            count[(chapter, kind)] = int(m.group(2))
+            if int(m.group(2)) != expected:
+                problems.append(f"{doc}.html: {kind} {number} where {chapter}.{expected} was due "
+                                "(a chapter's numbers run 1, 2, ... over its pages in reading order)")
+        if doc in first:
+            kind, want = first[doc]
+            got = next((n for k, n, _ in items if k == kind), None)
+            if got != want:
+                problems.append(f"{doc}.html: the first {kind} is {got}, not {want}")
+        # the reader notebooks' numbers (sslteach.teach.myst) for this page's labels
+        for label, (ldoc, text) in numbers.targets.items():
+            m = re.fullmatch(r"([A-Z][a-z]+) ([0-9.]+)", text)
+            if ldoc != doc or not m:
+                continue
+            at = html.find(f'id="{label}"')
+            shown = CAPTION_NUMBER.search(html, at) if at >= 0 else None
+            if not shown or (shown.group(1), shown.group(2)) != (m.group(1), m.group(2)):
+                site = f"{shown.group(1)} {shown.group(2)}" if shown else "nothing"
+                problems.append(f"{doc}.html: {label} is {site} on the site, {text} in the reader notebooks")
+        site_eqs = {m.group(2): m.group(1) for m in EQUATION_NO.finditer(html)}
+        for label, (ldoc, number) in numbers.equations.items():
+            anchor = "equation-" + re.sub(r"[^\w-]+", "-", label.lower()).strip("-")
+            if ldoc == doc and site_eqs.get(anchor) != str(number):
+                problems.append(f"{doc}.html: equation {label} is ({site_eqs.get(anchor)}) on the site, "
+                                f"({number}) in the reader notebooks")
+    if not count:
+        problems.append("no numbered item found on any chapter page")
+    return problems
+
+
 # Run in the page after MathJax: every number the reader view reports comes from here.
 MEASURE_JS = r"""
 async () => {
@@ -302,6 +396,13 @@ def main(argv=None):
     parser.add_argument("--only", action="append", default=[], help="measure only these pages")
     args = parser.parse_args(argv)
     html_root = Path(args.html).resolve()
+    if not (html_root / "index.html").exists():
+        print(f"ERROR: {html_root}/index.html not found; build the book first (jupyter-book build .)")
+        return 1
+    # per-chapter numbering: read from the HTML, no browser needed
+    failures = check_numbers(html_root)
+    print(f"{'FAIL' if failures else 'ok  '} numbering per chapter (Figure 3.1, (3.4), Exercise 3.2 "
+          "and the reader notebooks' numbers)")
     chromium = find_chromium()
     if chromium is None:
         msg = (
@@ -310,12 +411,10 @@ def main(argv=None):
             "`python tests/check_site.py` again."
         )
         print(("ERROR: " if args.require_browser else "SKIPPED: ") + msg)
-        return 1 if args.require_browser else 0
-    if not (html_root / "index.html").exists():
-        print(f"ERROR: {html_root}/index.html not found; build the book first (jupyter-book build .)")
-        return 1
+        for f in failures:
+            print("  -", f)
+        return 1 if args.require_browser or failures else 0
     pages = ["index.html", *toc_pages()]
-    failures = []
     with tempfile.TemporaryDirectory() as profile:
         for rel in pages:
             problems, n_math = check_page(chromium, html_root, rel, profile)

@@ -77,6 +77,10 @@ def test_blank_and_header_only_pages():
     rows = "\n".join(f"sigma^2 = 6; centre only; {n} rows   10" for n in (683, 699, 700, 701))
     table = [f"{head}\n{n}\nChapter 1: X\n{rows}\n{head}\n{n}" for n in range(10, 14)]
     assert check_pdf.blank_pages(["Title", *table]) == []
+    # the index's last page may hold a single entry: not a blank page
+    index = [f"{head}\nS\nsigma() (SetCache method), 364\n{body}\nIndex\n{n}" for n in (396, 397)]
+    last = f"{head}\nX\nX (SetCache attribute), 364\nIndex 398"
+    assert check_pdf.blank_pages(["Title", *index, last, f"{head}\nX\nIndex 399"]) == [5]
 
 
 def test_latex_chapter_numbers_are_found():

@@ -108,3 +108,57 @@ def test_reader_view_counts_a_typeset_table_wider_than_the_column(tmp_path):
     (tmp_path / "fits.html").write_text(page.format(w=400))
     problems = check_site.reader_view(chromium, tmp_path, ["wide.html", "fits.html"], 1280, strict=True)
     assert problems == ["wide.html: reader view: 1 code/output blocks wider than the column"], problems
+
+
+def numbered_page(*items):
+    """A built page with these numbered items: ("Figure", "3.1", "fig-a") or ("eq", "3.1", "eq:x")."""
+    html = []
+    for kind, number, label in items:
+        if kind == "eq":
+            anchor = "equation-" + label.replace(":", "-")
+            html.append(f'<div class="math"><span class="eqno">({number})<a class="headerlink" '
+                        f'href="#{anchor}" title="Link to this equation">#</a></span></div>')
+        else:
+            html.append(f'<figure id="{label}"><figcaption><p><span class="caption-number">{kind} {number} '
+                        '</span><span class="caption-text">A.</span></p></figcaption></figure>')
+    return "<html><body>" + "\n".join(html) + "</body></html>"
+
+
+def test_numbering_check_wants_per_chapter_numbers_that_agree_with_the_reader_notebooks(tmp_path):
+    """check_numbers: a chapter's numbers are c.1, c.2, ... over its pages; anything else fails."""
+    from sslteach.teach.myst import Numbers
+
+    chapters = {"n/zero": 0, "n/three": 3, "n/three_more": 3}
+    pages = ["intro", "n/zero", "n/three", "n/three_more"]
+    numbers = Numbers(equations={"eq:x": ("n/zero", "0.1")},
+                      targets={"fig-a": ("n/three", "Figure 3.1"), "tab-b": ("n/three_more", "Table 3.1")})
+    first = {"n/three": ("Figure", "3.1")}
+
+    def site(zero, three, more, intro=()):
+        (tmp_path / "n").mkdir(exist_ok=True)
+        for doc, items in (("intro", intro), ("n/zero", zero), ("n/three", three), ("n/three_more", more)):
+            (tmp_path / f"{doc}.html").write_text(numbered_page(*items))
+        return check_site.check_numbers(tmp_path, chapters, numbers, pages, first)
+
+    good = site([("eq", "0.1", "eq:x"), ("eq", "0.2", "eq:y")],
+                [("Figure", "3.1", "fig-a"), ("Exercise", "3.1", "ex-1")],
+                [("Figure", "3.2", "fig-c"), ("Table", "3.1", "tab-b")])
+    assert good == []
+    # global numbering again: Chapter 3 opens with Figure 17
+    bad = site([("eq", "1", "eq:x")], [("Figure", "17", "fig-a")], [("Figure", "18", "fig-c")])
+    assert any("Figure 17 on a page of chapter 3" in p for p in bad), bad
+    assert any("the first Figure is 17, not 3.1" in p for p in bad), bad
+    assert any("eq:x is (1) on the site, (0.1) in the reader notebooks" in p for p in bad), bad
+    # the reproduction page restarts its chapter's count instead of continuing it
+    bad = site([("eq", "0.1", "eq:x")], [("Figure", "3.1", "fig-a")],
+               [("Figure", "3.1", "fig-c"), ("Table", "3.1", "tab-b")])
+    assert bad == ["n/three_more.html: Figure 3.1 where 3.2 was due (a chapter's numbers run 1, 2, ... "
+                   "over its pages in reading order)"]
+    # a number from the wrong chapter, a reader notebook that disagrees, front matter that numbers
+    bad = site([("eq", "0.1", "eq:x")], [("Figure", "3.1", "fig-a"), ("Figure", "2.2", "fig-z")],
+               [("Table", "3.2", "tab-b")], intro=[("Figure", "0.1", "fig-i")])
+    assert any("Figure 2.2 on a page of chapter 3" in p for p in bad), bad
+    assert any("tab-b is Table 3.2 on the site, Table 3.1 in the reader notebooks" in p for p in bad), bad
+    assert any(p.startswith("intro.html: 1 numbered items outside the chapters") for p in bad), bad
+    # nothing numbered at all cannot pass
+    assert "no numbered item found on any chapter page" in site([], [], [])

@@ -24,6 +24,7 @@ from sslteach.teach.myst import (
     parse_bib,
     site_url,
     term_anchor,
+    toc_chapters,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -156,7 +157,9 @@ def code_cell(outputs=(), figure=None, cid="c1"):
 
 
 def test_code_cells_figures_and_tables_are_numbered_with_the_markdown_ones(tmp_path):
-    """Figures (myst-nb cell metadata) and show_table outputs count in page order, as Sphinx does."""
+    """Figures (myst-nb cell metadata) and show_table outputs count in page order, as Sphinx does.
+
+    A _toc.yml without parts: each top-level entry is a chapter, from 0."""
     import pandas as pd
 
     from sslteach.plotting import show_table
@@ -178,20 +181,20 @@ def test_code_cells_figures_and_tables_are_numbered_with_the_markdown_ones(tmp_p
     for name, cells in (("one", one), ("two", two)):
         (tmp_path / "n" / f"{name}.ipynb").write_text(json.dumps({"cells": cells, "metadata": {}}))
     nums = book_numbers(tmp_path)
-    assert nums.targets["fig-md"] == ("n/one", "Figure 1")
-    assert nums.targets["fig-code"] == ("n/one", "Figure 2")
-    assert nums.targets["fig-later"] == ("n/two", "Figure 3")
-    assert nums.targets["tab-t"] == ("n/two", "Table 1")
+    assert nums.targets["fig-md"] == ("n/one", "Figure 0.1")
+    assert nums.targets["fig-code"] == ("n/one", "Figure 0.2")
+    assert nums.targets["fig-later"] == ("n/two", "Figure 1.1")
+    assert nums.targets["tab-t"] == ("n/two", "Table 1.1")
     out = convert_notebook({"cells": one, "metadata": {}}, nums, "n/one")
     assert [c["cell_type"] for c in out["cells"]] == ["markdown", "code", "markdown", "markdown"]
     caption = out["cells"][2]
     assert caption["id"] == "c1-caption"
     assert caption["source"] == ('<a id="fig-code" name="fig-code"></a>'
-                                 "**Figure 2.** Moons, [(1)](#equation-eq-x).\n")
-    assert "[Figure 2](#fig-code)" in out["cells"][3]["source"]
+                                 "**Figure 0.2.** Moons, [(0.1)](#equation-eq-x).\n")
+    assert "[Figure 0.2](#fig-code)" in out["cells"][3]["source"]
     out = convert_notebook({"cells": two, "metadata": {}}, nums, "n/two")
     md = out["cells"][1]["outputs"][0]["data"]["text/markdown"]
-    assert md.startswith('<a id="tab-t" name="tab-t"></a>**Table 1.** T.\n\n| a |') and "{table}" not in md
+    assert md.startswith('<a id="tab-t" name="tab-t"></a>**Table 1.1.** T.\n\n| a |') and "{table}" not in md
     assert two[1]["outputs"][0]["data"]["text/markdown"].startswith("```{table}")  # the input is unchanged
 
 
@@ -306,11 +309,32 @@ def test_site_url_is_taken_from_the_repository_url(tmp_path):
         site_url(tmp_path)
 
 
-def test_numbers_run_over_the_whole_book_in_toc_order(tmp_path):
+TOC = """root: intro
+parts:
+  - caption: Reading the book
+    chapters:
+      - file: n/front
+  - caption: Chapters
+    chapters:
+      - file: n/second   # chapter 0
+        title: "Chapter 0: Second"
+        sections:
+          - file: n/second_more
+      - file: n/first
+  - caption: Back matter
+    chapters:
+      - file: n/back
+"""
+
+
+def test_numbers_run_per_chapter_in_toc_order(tmp_path):
+    """Chapters are the "Chapters" part's entries, from 0; a chapter's sections continue its numbers."""
     (tmp_path / "_config.yml").write_text("repository:\n  url: https://github.com/o/p\n")
-    (tmp_path / "_toc.yml").write_text("root: intro\nchapters:\n  - file: n/second\n  - file: n/first\n")
+    (tmp_path / "_toc.yml").write_text(TOC)
     (tmp_path / "intro.md").write_text("# Intro\n")
     (tmp_path / "n").mkdir()
+    (tmp_path / "n" / "front.md").write_text("# Front\n\nNothing numbered, {eq}`eq:a` referred to.\n")
+    (tmp_path / "n" / "back.md").write_text("# Back\n")
     cell = {"cell_type": "markdown", "metadata": {}}
 
     def nb(*texts):
@@ -319,14 +343,23 @@ def test_numbers_run_over_the_whole_book_in_toc_order(tmp_path):
     first = nb("# First\n$$\na\n$$ (eq:c)", "```{prf:theorem}\n:label: t2\nx\n```")
     second = nb("# Second\n$$\na\n$$ (eq:a)\n\n$$\nb\n$$\n\n$$\nc\n$$ (eq:b)",
                 "```{prf:theorem}\n:label: t1\nx\n```\n```{exercise}\n:label: e1\ny\n```")
+    more = nb("# More\n$$\nd\n$$ (eq:d)", "```{exercise}\n:label: e2\nz\n```")
     (tmp_path / "n" / "first.ipynb").write_text(first)
     (tmp_path / "n" / "second.ipynb").write_text(second)
+    (tmp_path / "n" / "second_more.ipynb").write_text(more)
+    assert toc_chapters(tmp_path) == {"n/second": 0, "n/second_more": 0, "n/first": 1}
     nums = book_numbers(tmp_path)
-    assert {k: v[1] for k, v in nums.equations.items()} == {"eq:a": 1, "eq:b": 2, "eq:c": 3}
-    assert nums.targets["t1"] == ("n/second", "Theorem 1") and nums.targets["t2"] == ("n/first", "Theorem 2")
-    assert nums.targets["e1"][1] == "Exercise 1"
+    assert {k: v[1] for k, v in nums.equations.items()} == {"eq:a": "0.1", "eq:b": "0.2", "eq:d": "0.3",
+                                                          "eq:c": "1.1"}
+    assert nums.targets["t1"] == ("n/second", "Theorem 0.1")
+    assert nums.targets["t2"] == ("n/first", "Theorem 1.1")
+    assert nums.targets["e1"][1] == "Exercise 0.1" and nums.targets["e2"] == ("n/second_more", "Exercise 0.2")
     first = convert_notebook(json.loads((tmp_path / "n" / "first.ipynb").read_text()), nums)
-    assert "\\tag{3}" in first["cells"][0]["source"]  # docname found from the title
+    assert "\\tag{1.1}" in first["cells"][0]["source"]  # docname found from the title
+    # a numbered item outside the chapters is refused, as the book's build refuses it
+    (tmp_path / "n" / "back.md").write_text("# Back\n\n$$\nx\n$$ (eq:back)\n")
+    with pytest.raises(ValueError, match="n/back: a numbered eq .* outside the chapters"):
+        book_numbers(tmp_path)
 
 
 def test_convert_notebook_is_a_copy_that_keeps_code_and_outputs(book):
@@ -344,11 +377,40 @@ def test_convert_notebook_is_a_copy_that_keeps_code_and_outputs(book):
         convert_notebook({"worksheets": []})
 
 
-def test_the_book_numbers_equations_and_blocks_in_one_sequence(book):
-    eqs = sorted(n for _, n in book.equations.values())
-    assert eqs == list(range(1, len(eqs) + 1)) and len(eqs) > 50
-    assert book.targets["thm-gram-psd"] == ("notebooks/00_foundations", "Theorem 1")
-    assert book.equations["eq:linear-kernel"] == ("notebooks/00_foundations", 1)
+def test_the_book_numbers_everything_per_chapter(book):
+    """Per-chapter numbering: "(1.1)", "Figure 3.1", "Theorem 0.1"; no number runs through the book."""
+    chapters = toc_chapters(ROOT)
+    assert chapters == {
+        "notebooks/00_foundations": 0,
+        "notebooks/01_spectral_clustering": 1, "notebooks/01_spectral_clustering_reproduction": 1,
+        "notebooks/02_cluster_kernels": 2, "notebooks/02_cluster_kernels_reproduction": 2,
+        "notebooks/03_spectral_kernel_learning": 3, "notebooks/03_spectral_kernel_learning_reproduction": 3,
+        "notebooks/04_semi_supervised_ksc": 4, "notebooks/04_semi_supervised_ksc_reproduction": 4,
+        "notebooks/05_comparison": 5, "notebooks/05_scorecard": 5,
+    }
+    assert book.equations["eq:linear-kernel"] == ("notebooks/00_foundations", "0.1")
+    assert book.targets["thm-gram-psd"] == ("notebooks/00_foundations", "Theorem 0.1")
+    ch1 = [n for doc, n in book.equations.values() if doc == "notebooks/01_spectral_clustering"]
+    assert ch1[0] == "1.1", "Chapter 1's first equation"
+    assert book.targets["fig-ch3-eigenvectors"] == ("notebooks/03_spectral_kernel_learning", "Figure 3.1")
+    # every kind counts 1, 2, ... in each chapter, in reading order (a reproduction page and
+    # the scorecard continue their chapter's count), and each number carries its page's chapter
+    seen = {}
+    items = [(doc, "eq", n) for doc, n in book.equations.values()]
+    items += [(doc, *text.split()) for doc, text in book.targets.values()
+              if re.fullmatch(r"[A-Z][a-z]+ \d+\.\d+", text)]
+    order = list(chapters)
+    for doc, kind, number in sorted(items, key=lambda x: (order.index(x[0]),)):
+        chapter, count = number.split(".")
+        assert int(chapter) == chapters[doc], (doc, kind, number)
+        seen.setdefault((kind, chapter), []).append(int(count))
+    for (kind, chapter), counts in seen.items():
+        assert sorted(counts) == list(range(1, len(counts) + 1)), (kind, chapter)
+    assert {c for _, c in seen} == {"0", "1", "2", "3", "4", "5"}
+    assert len(seen[("eq", "3")]) > 10 and len(seen[("Exercise", "1")]) > 3
+    tables_ch5 = len([t for d, t in book.targets.values()
+                      if d == "notebooks/05_comparison" and t.startswith("Table")])
+    assert book.targets["tab-ch5-scorecard-best"] == ("notebooks/05_scorecard", f"Table 5.{tables_ch5 + 1}")
 
 
 # ------------------------------------------------- every notebook, rendered by plain nbconvert

@@ -3,7 +3,7 @@
 sslteach's docstrings name the book's equations by label as literal text, ``eq:rbf``, which
 reads well in ``help()`` but showed as a raw label on the API pages. When autodoc reads a
 docstring for the book, this extension turns each such literal into the math role
-:eq:`eq:rbf`, which Sphinx renders as the equation's number, "(2)", linked to the chapter.
+:eq:`eq:rbf`, which Sphinx renders as the equation's number, "(0.2)", linked to the chapter.
 A label no chapter defines stays a warning of the build (``-W`` fails it).
 """
 

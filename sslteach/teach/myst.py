@@ -6,11 +6,12 @@ The chapters are written for Jupyter Book: their Markdown cells use MyST directi
 rewrites them into the Markdown and LaTeX that every notebook front end renders, with the
 numbers the book gives them:
 
-* labelled display equations ``$$ ... $$ (eq:label)`` get ``\\tag{n}`` with the book's
-  number ``n`` (the book numbers labelled equations in one sequence over all pages, in the
-  order of ``_toc.yml``), and an anchor ``equation-eq-label`` as on the site;
-* theorems, propositions, definitions, ... and exercises get the book's numbers (one
-  counter per kind over the whole book), solutions say which exercise they solve;
+* labelled display equations ``$$ ... $$ (eq:label)`` get ``\\tag{c.n}`` with the book's
+  number (the book numbers labelled equations per chapter, ``c`` the chapter's number, in
+  the order of ``_toc.yml``), and an anchor ``equation-eq-label`` as on the site;
+* figures, tables, theorems, propositions, definitions, ... and exercises get the book's
+  numbers (one counter per chapter and kind: Figure 3.1, Theorem 1.2, Exercise 3.2),
+  solutions say which exercise they solve;
 * ``{eq}``, ``{prf:ref}``, ``{ref}``, ``{numref}`` become links with the book's text:
   within the page to the anchor, to another page on the published site;
 * ``{cite:t}`` / ``{cite:p}`` become author-year text ("Liu et al. [2009]",
@@ -32,11 +33,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Numbers", "book_numbers", "convert_markdown", "convert_notebook", "site_url"]
+__all__ = ["Numbers", "book_numbers", "convert_markdown", "convert_notebook", "site_url", "toc_chapters"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Kinds of sphinx-proof directives; each has its own counter over the whole book.
+# Kinds of sphinx-proof directives; each has its own counter in each chapter.
 PRF_KINDS = (
     "algorithm", "axiom", "conjecture", "corollary", "criterion", "definition", "example",
     "lemma", "observation", "property", "proposition", "remark", "theorem", "assumption",
@@ -64,7 +65,7 @@ class Numbers:
     """
 
     docname: str = ""
-    equations: dict = field(default_factory=dict)  # label -> (docname, number)
+    equations: dict = field(default_factory=dict)  # label -> (docname, number): "3.4" in the book
     targets: dict = field(default_factory=dict)  # label -> (docname, text)
     titles: dict = field(default_factory=dict)  # docname -> title
     citations: dict = field(default_factory=dict)  # key -> (authors, year)
@@ -102,6 +103,41 @@ def toc_docnames(root=ROOT):
     text = (Path(root) / "_toc.yml").read_text()
     return [m.group(1).removesuffix(".md").removesuffix(".ipynb")
             for m in re.finditer(r"(?:root|file):\s*(\S+)", text)]
+
+
+CHAPTERS_CAPTION = "Chapters"  # the _toc.yml part whose entries are the chapters
+FIRST_CHAPTER = 0  # Foundations is chapter 0
+
+
+def toc_chapters(root=ROOT, caption=CHAPTERS_CAPTION, start=FIRST_CHAPTER):
+    """``{docname: chapter number}`` for every page of the book's chapters.
+
+    The chapters are the entries of the ``_toc.yml`` part captioned ``caption``, numbered
+    from ``start`` (Foundations is chapter 0, then Chapters 1-5); the pages under a chapter
+    (its ``sections:``: a reproduction page, the scorecard) belong to it and continue its
+    numbers. A ``_toc.yml`` without that part makes every top-level entry a chapter. The
+    site and the PDF number the same way (``book/_ext/chapter_numbers.py``); pages outside
+    the chapters (front and back matter) are not in the result and number nothing.
+    """
+    lines = [re.sub(r"(^|\s)#.*$", "", x) for x in (Path(root) / "_toc.yml").read_text().splitlines()]
+    captions = [m.group(1).strip("\"'") for x in lines
+                for m in [re.match(r"^\s*-\s*caption:\s*(.*?)\s*$", x)] if m]
+    inside = caption not in captions  # no such part: the whole table of contents
+    out, number, top = {}, start - 1, None
+    for line in lines:
+        part = re.match(r"^\s*-\s*caption:\s*(.*?)\s*$", line)
+        if part:
+            inside, top = part.group(1).strip("\"'") == caption, None
+            continue
+        entry = re.match(r"^(\s*)-\s*file:\s*(\S+)", line)
+        if not (inside and entry):
+            continue
+        doc = entry.group(2).strip("\"'").removesuffix(".md").removesuffix(".ipynb")
+        if top is None or len(entry.group(1)) <= top:  # a chapter, not one of its sections
+            top = len(entry.group(1))
+            number += 1
+        out[doc] = number
+    return out
 
 
 def _page_markdown(root, docname):
@@ -204,30 +240,42 @@ def parse_bib(text):
 
 
 def book_numbers(root=ROOT):
-    """Number every labelled equation, theorem-like block and exercise as the book does.
+    """Number every labelled equation, figure, table, theorem-like block and exercise as the book does.
 
-    Jupyter Book (sphinx-proof, sphinx-exercise, ``math_numfig``) numbers them in one
-    sequence per kind over all pages, in ``_toc.yml`` order: Theorems 1, 2, ... and
-    Propositions 1, 2, ... separately, equations (1), (2), ... over the whole book.
+    The book (``book/_ext/chapter_numbers.py`` over Sphinx's numbers for figures, tables,
+    ``math_numfig`` equations, sphinx-proof and sphinx-exercise) numbers them per chapter
+    and kind, in ``_toc.yml`` order: Figure 3.1, (3.4), Theorem 1.2, Exercise 3.2, Table 5.7,
+    Theorems and Propositions separately. The chapter number is the book's
+    (``toc_chapters``: Foundations 0, Chapters 1-5); a chapter's reproduction page continues
+    its numbers. A numbered item on a page outside the chapters is refused (``ValueError``),
+    as the book's build refuses it.
     """
     root = Path(root)
     nums = Numbers(site=site_url(root))
     bib = root / "book" / "references.bib"
     if bib.exists():
         nums.citations = parse_bib(bib.read_text())
+    chapters = toc_chapters(root)
     counters = {}
     for doc in toc_docnames(root):
+        chapter = chapters.get(doc)
+        prefix = None if chapter is None else f"{chapter}."
         for text in _page_markdown(root, doc):
             if doc not in nums.titles:
                 title = re.search(r"^#[ \t]+(.+?)[ \t]*$", text, re.M)
                 if title:
                     nums.titles[doc] = title.group(1)
-            _scan(text, doc, nums, counters)
+            _scan(text, doc, nums, counters.setdefault(chapter, {}), prefix)
     return nums
 
 
-def _scan(text, doc, nums, counters):
-    """Record the labels of one Markdown cell, in order (see ``book_numbers``)."""
+def _scan(text, doc, nums, counters, prefix=""):
+    """Record the labels of one Markdown cell, in order (see ``book_numbers``).
+
+    ``counters`` are the chapter's (kind -> count so far); a number is ``prefix`` then the
+    count: "3." and 4 give "3.4". ``prefix=None`` (a page outside the chapters) refuses a
+    numbered item; ``""`` counts without a chapter (a notebook outside the book: 1, 2, ...).
+    """
     lines = text.split("\n")
     joined = "\n".join(lines)
     # labelled $$ equations and {math} directives, in the order they appear
@@ -261,15 +309,18 @@ def _scan(text, doc, nums, counters):
                 _glossary_terms(lines[i + 1:], m.group("fence"), doc, nums)
         pos += len(line) + 1
     for _, kind, label in sorted(events, key=lambda e: e[0]):
-        if kind == "eq":
-            counters["eq"] = counters.get("eq", 0) + 1
-            nums.equations[label] = (doc, counters["eq"])
-        elif kind == "target":
+        if kind == "target":
             nums.targets[label[0]] = (doc, label[1])
-        else:
-            counters[kind] = counters.get(kind, 0) + 1
-            if label:
-                nums.targets[label] = (doc, f"{kind.capitalize()} {counters[kind]}")
+            continue
+        if prefix is None:
+            raise ValueError(f"{doc}: a numbered {kind} ({label or 'no label'}) outside the chapters: "
+                             "the book numbers only the chapters' items (book/_ext/chapter_numbers.py)")
+        counters[kind] = counters.get(kind, 0) + 1
+        number = f"{prefix}{counters[kind]}" if prefix else counters[kind]
+        if kind == "eq":
+            nums.equations[label] = (doc, number)
+        elif label:
+            nums.targets[label] = (doc, f"{kind.capitalize()} {number}")
 
 
 def _glossary_terms(lines, fence, doc, nums):
