@@ -474,3 +474,13 @@ def test_make_reader_notebooks_writes_every_notebook(tmp_path):
     refused = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_reader_notebooks.py"), "--out",
                               str(ROOT / "notebooks")], capture_output=True, text=True)
     assert refused.returncode != 0 and "must not be notebooks/" in refused.stderr
+
+
+def test_no_equation_reference_is_bracketed_twice():
+    """{eq} already prints the brackets: "({eq}`x`)" would read "((1.2))"."""
+    twice = re.compile(r"\(\{eq\}`[^`<>]*`\)")
+    pages = [(p.name, "".join(c["source"])) for p in NOTEBOOKS for c in json.loads(p.read_text())["cells"]
+             if c["cell_type"] == "markdown"]
+    pages += [(p.name, p.read_text()) for p in sorted((ROOT / "book").glob("*.md"))]
+    bad = [(name, m.group()) for name, text in pages for m in twice.finditer(text)]
+    assert not bad, f"write {{eq}}`label` without brackets around it: {bad}"
