@@ -3,6 +3,7 @@ scripted method, and the statistics against scipy and Demšar's (2006) tables.""
 
 import functools
 import itertools
+from fractions import Fraction
 
 import matplotlib
 
@@ -11,6 +12,7 @@ import matplotlib.axes
 import matplotlib.pyplot
 import numpy as np
 import pytest
+import scipy
 import scipy.sparse as sp
 import scipy.stats
 from sklearn.svm import SVC
@@ -310,32 +312,123 @@ def test_nemenyi_bad_input():
             compare.nemenyi_critical_difference(5, 10, alpha=alpha)
 
 
-@pytest.mark.parametrize("seed", [1, 7])
+def _sign_flip_p(d):
+    """Two-sided p of Wilcoxon's signed-rank statistic by listing every sign pattern (integer d:
+    zeros dropped, tied |d| given their mean rank, p = 2 x the smaller tail, at most 1)."""
+    d = np.asarray(d, dtype=np.int64)
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    ranks = scipy.stats.rankdata(np.abs(d))  # halves at most: exact in floats
+    observed = ranks[d > 0].sum()
+    t = np.array(list(itertools.product([0, 1], repeat=d.size))) @ ranks
+    return min(1.0, 2 * min(np.mean(t <= observed), np.mean(t >= observed)))
+
+
+SCIPY_PERMUTES_TIES = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 15)
+
+
+def test_signed_rank_test_against_enumeration_and_scipy():
+    rng = np.random.default_rng(0)
+    for n in range(1, 14):
+        for rep in range(6):
+            d = rng.integers(-4, 5, n)  # small values: ties and zeros
+            got = compare.signed_rank_test(d)
+            assert got.pvalue == pytest.approx(_sign_flip_p(d), rel=1e-12, abs=1e-15), d
+            assert got.n == int(np.sum(d != 0))
+            # scipy's permutation p for n <= 13 with ties or zeros (about 1 s each at n = 13)
+            if rep == 0 and np.any(d) and SCIPY_PERMUTES_TIES:
+                want = scipy.stats.wilcoxon(d)
+                assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12), d
+                assert got.statistic == want.statistic, d
+    # no ties, larger n: scipy's exact distribution (on the floats; distinct values, no ties)
+    for n in (14, 25, 40):
+        x = rng.standard_normal(n)
+        got = compare.signed_rank_test([Fraction(v) for v in x])
+        assert got.pvalue == pytest.approx(scipy.stats.wilcoxon(x, method="exact").pvalue, rel=1e-12)
+    # every difference zero: no evidence; a float is taken only with an integer value
+    assert compare.signed_rank_test([0, 0, 0]).pvalue == 1.0
+    assert compare.signed_rank_test([3.0, -1.0, 2.0]).pvalue == compare.signed_rank_test([3, -1, 2]).pvalue
+    with pytest.raises(ValueError, match="exact"):
+        compare.signed_rank_test([0.5, 1.0])
+    with pytest.raises(ValueError, match="1-D"):
+        compare.signed_rank_test([[1, 2]])
+
+
+def _accuracy(k, u):
+    """The stored accuracy (%) of k correct points of u, computed as scripts/reproduce_ch5.py does."""
+    return 100 * float(np.mean(np.arange(u) < k))
+
+
+def test_float_accuracies_lose_a_tie_that_counts_keep():
+    """Equal differences of correct points, -4 and -4, stored as float accuracies differ in the last
+    bit (-0.2857142857142918 and -0.2857142857142776 points). The test on the counts keeps the
+    tie; the floats lose it, and with it the verdict of Chapter 5's g241c claim."""
+    u = 1400
+    # g241c with 100 labels, linear SVM minus SVC: differences in correct points, split by split
+    d = np.array([-14, -4, -24, -7, -11, -6, -7, -10, 3, -16, -4, 2])
+    ref = 1000 + 7 * np.arange(12)
+    acc_ref = [_accuracy(k, u) for k in ref]
+    acc = [_accuracy(k, u) for k in ref + d]
+    float_d = np.subtract(acc, acc_ref)
+    assert d[1] == d[10] and float_d[1] != float_d[10], "the example needs last-bit noise"
+    assert np.array_equal(np.rint(float_d * u / 100), d), "the floats are the counts, to round-off"
+    counts = np.c_[ref + d, ref]  # correct points, method and reference
+    out = compare.wilcoxon_holm(counts, ["linear", "SVC"], "SVC")[0]
+    assert out.p == _sign_flip_p(d) == 4 / 2**11, "the tie of the two -7 and the two -4 is kept"
+    assert scipy.stats.wilcoxon(float_d, method="exact").pvalue != out.p, "the floats see no tie"
+    # the same tie in a set's mean accuracy: exact fractions tie where float means do not
+    means = np.array([[Fraction(100 * int(k), u) for k in ks] for ks in (ref + d, ref)]).T
+    assert compare.wilcoxon_holm(means, ["linear", "SVC"], "SVC")[0].p == out.p
+    with pytest.raises(ValueError, match="exact"):
+        compare.wilcoxon_holm(np.c_[acc, acc_ref], ["linear", "SVC"], "SVC")
+
+
+def test_ranks_tie_equal_exact_means():
+    """Two methods with the same correct points in total over three splits, spread differently,
+    have float mean accuracies that differ in the last bit; their exact means tie."""
+    u = 390
+    ka, kb, kc = [200, 200, 205], [200, 205, 200], [150, 150, 150]
+    float_means = [np.mean([_accuracy(k, u) for k in ks]) for ks in (ka, kb, kc)]
+    assert float_means[0] != float_means[1], "the example needs last-bit noise"
+    exact = [[Fraction(100 * sum(ks), 3 * u) for ks in (ka, kb, kc)], [Fraction(1), Fraction(2), Fraction(3)]]
+    mean, R = compare.average_ranks(exact)
+    assert R[0].tolist() == [1.5, 1.5, 3.0] and R[1].tolist() == [3.0, 2.0, 1.0]
+    assert mean.tolist() == pytest.approx([2.25, 1.75, 2.0])
+    # float() rounds equal fractions to equal floats
+    assert np.array_equal(R, _brute_ranks(np.array(exact, dtype=float)))
+    assert compare.average_ranks([float_means, [1, 2, 3]])[1][0].tolist() != [1.5, 1.5, 3.0], "floats lose it"
+
+
+@pytest.mark.parametrize("seed", [7, 0])
 def test_wilcoxon_holm(seed):
-    # seed 1: Holm's step-down is below Bonferroni; seed 7: it caps at 1 and lifts a p
+    # seed 7: Holm's step-down is below Bonferroni; seed 0: it caps at 1 and lifts a p
     rng = np.random.default_rng(seed)
-    a = rng.random(40)
-    noise = rng.standard_normal((40, 3))
-    S = np.c_[a, a + 0.3 + 0.1 * noise[:, 0], a + 0.05 * noise[:, 1], a + 0.05 * noise[:, 2]]
-    S[:6, 2] = a[:6]  # six ties
-    S[:5, 3] = np.nan  # five runs not made
+    a = rng.integers(600, 900, 12).astype(float)  # correct points on 12 splits
+    S = np.c_[a, a + rng.integers(-2, 9, 12), a + rng.integers(-4, 5, 12), a + rng.integers(-3, 7, 12)]
+    S[:3, 3] = np.nan  # three runs not made
     out = compare.wilcoxon_holm(S, ["a", "b", "c", "d"], "a")
     assert [o.method for o in out] == ["b", "c", "d"]
-    ps = [scipy.stats.wilcoxon(S[:, j] - S[:, 0]).pvalue for j in (1, 2)]
-    ps.append(scipy.stats.wilcoxon(S[5:, 3] - S[5:, 0]).pvalue)
-    assert [o.p for o in out] == pytest.approx(ps, rel=1e-12), "p values differ from scipy's wilcoxon"
-    counts = [(o.n_pairs, o.wins, o.losses, o.ties) for o in out]
     d = S - S[:, [0]]
+    assert all(np.unique(np.abs(d[3:, j])).size < 9 for j in (1, 2, 3)), "ties among the |d|"
+    assert np.sum(d[:, 2] == 0) >= 2, "zero differences"
+    ps = [_sign_flip_p(d[:, j]) for j in (1, 2)] + [_sign_flip_p(d[3:, 3])]
+    assert [o.p for o in out] == pytest.approx(ps, rel=1e-12), "p values differ from the enumeration"
+    if SCIPY_PERMUTES_TIES:
+        want = [scipy.stats.wilcoxon(x).pvalue for x in (d[:, 1], d[:, 2], d[3:, 3])]
+        assert [o.p for o in out] == pytest.approx(want, rel=1e-12), "p values differ from scipy's wilcoxon"
+    counts = [(o.n_pairs, o.wins, o.losses, o.ties, o.median_difference) for o in out]
     want = [
         (
             int(np.sum(np.isfinite(d[:, j]))),
             int(np.nansum(d[:, j] > 0)),
             int(np.nansum(d[:, j] < 0)),
             int(np.sum(d[:, j] == 0)),
+            float(np.nanmedian(d[:, j])),
         )
         for j in (1, 2, 3)
     ]
-    assert counts == want and counts[1][3] == 6 and counts[2][0] == 35
+    assert counts == want and counts[2][0] == 9
     # Holm by hand: sort, multiply the i-th smallest by m - i, running max, cap at 1
     srt = sorted(range(3), key=lambda i: ps[i])
     raw = {i: (3 - rank) * ps[i] for rank, i in enumerate(srt)}
@@ -344,7 +437,7 @@ def test_wilcoxon_holm(seed):
         want_holm[i] = min(1.0, max([raw[j] for j in srt[: rank + 1]]))
     assert [o.p_holm for o in out] == pytest.approx([want_holm[i] for i in range(3)], rel=1e-12)
     assert all(out[i].p_holm <= out[j].p_holm for i, j in zip(srt, srt[1:])), "monotone"
-    if seed == 1:
+    if seed == 7:
         assert want_holm[srt[1]] < min(1.0, 3 * ps[srt[1]]), "the example tells Holm from Bonferroni"
     else:
         assert max(raw.values()) > 1 and want_holm[srt[-1]] > raw[srt[-1]], "the example caps and lifts"
@@ -353,10 +446,10 @@ def test_wilcoxon_holm(seed):
     with pytest.raises(ValueError, match="one column per name"):
         compare.wilcoxon_holm(S, ["a", "b", "c"], "a")
     S[:, 3] = np.nan
-    with pytest.raises(ValueError, match="no finite row"):
+    with pytest.raises(ValueError, match="no row"):
         compare.wilcoxon_holm(S, ["a", "b", "c", "d"], "a")
     same = compare.wilcoxon_holm(np.c_[a, a, a + 1], ["x", "y", "z"], "x")[0]
-    assert same.p == 1.0 and same.ties == 40 and same.p_holm == 1.0
+    assert same.p == 1.0 and same.ties == 12 and same.p_holm == 1.0
 
 
 def test_plot_critical_difference_draws_every_name():

@@ -226,21 +226,29 @@ def _notebook_single_set_claims():
 
 def _exact_signed_rank_p(d):
     """Two-sided p of Wilcoxon's signed-rank statistic by enumerating every sign pattern:
-    zero differences dropped, tied |d| given their mean rank (no normal approximation)."""
+    zero differences dropped, tied |d| given their mean rank (no normal approximation).
+    ``d`` holds integers (differences of correct points), so equal differences tie exactly."""
     import itertools
 
     import scipy.stats
 
-    d = np.asarray(d, float)
+    d = np.asarray(d, dtype=np.int64)
     d = d[d != 0]
     if d.size == 0:
         return 1.0
-    ranks = scipy.stats.rankdata(np.abs(d))
+    ranks = scipy.stats.rankdata(np.abs(d))  # integers and halves: exact
     observed = ranks[d > 0].sum()
     signs = np.array(list(itertools.product([0, 1], repeat=d.size)))
     t = signs @ ranks
-    eps = 1e-9 * ranks.sum()
-    return min(1.0, 2 * min(np.mean(t >= observed - eps), np.mean(t <= observed + eps)))
+    return min(1.0, 2 * min(np.mean(t >= observed), np.mean(t <= observed)))
+
+
+def _counts(part, method):
+    """The correct points behind a block's stored accuracies (%), 100 k / (n - l), as integers."""
+    u = part["n"] - part["n_labeled"]
+    x = np.asarray(part["accuracy"][method]) * u / 100
+    assert np.all(np.abs(x - np.rint(x)) < 1e-9), f"{method}: not whole counts of {u} points"
+    return np.rint(x).astype(np.int64)
 
 
 def _holm_by_hand(p):
@@ -262,10 +270,13 @@ def _printed_as(printed, x):
 
 def test_single_set_claims_holm_once_across_the_chapter(comparison):
     """Chapter 5's single-set claims (14 against SVC, 14 for the gamma_I grid, 18 for the linear
-    SVM) are one Holm family of 46: exact sign-flip p-values and Holm's step-down written out
-    here, over all 46 at once, give the p-values of set_level.paired_claims and every raw p,
-    Holm p and verdict printed in the three tables. A Holm correction per table prints other
-    values on this data (checked below), so it fails here."""
+    SVM) are one Holm family of 46: exact sign-flip p-values on the differences of correct
+    points and Holm's step-down written out here, over all 46 at once, give the p-values of
+    set_level.paired_claims and every raw p, Holm p and verdict printed in the three tables.
+    A Holm correction per table prints other values on this data (checked below), so it fails
+    here; so does a test on the float accuracies, which loses ties (g241c with 100 labels, the
+    linear SVM against SVC: raw p 0.00244 and "not shown" on the floats, 0.00195 and "worse"
+    on the counts)."""
     from sslteach.protocols.set_level import paired_claims
 
     tables = _notebook_single_set_claims()
@@ -274,16 +285,17 @@ def test_single_set_claims_holm_once_across_the_chapter(comparison):
     family = [c for claims, _ in tables.values() for c in claims]
     assert len(set(family)) == len(family) == 46
     parts = comparison["parts"]
-    diffs = [
-        np.asarray(parts[b]["accuracy"][m]) - np.asarray(parts[b]["accuracy"][ref]) for b, m, ref in family
-    ]
+    # differences of correct points: a tie is a tie (the float accuracies' differences can
+    # differ in their last bit where the counts are equal)
+    diffs = [_counts(parts[b], m) - _counts(parts[b], ref) for b, m, ref in family]
+    unlabelled = [parts[b]["n"] - parts[b]["n_labeled"] for b, _, _ in family]
     p = [_exact_signed_rank_p(d) for d in diffs]
     holm = _holm_by_hand(p)
     got = paired_claims(parts, family, seed=0)
-    for c, pi, hi, d in zip(got, p, holm, diffs, strict=True):
-        assert c.p == pytest.approx(pi, rel=1e-9), (c.block, c.method, c.reference)
-        assert c.p_holm == pytest.approx(hi, rel=1e-9), (c.block, c.method, c.reference)
-        assert c.mean == pytest.approx(d.mean())
+    for c, pi, hi, d, u in zip(got, p, holm, diffs, unlabelled, strict=True):
+        assert c.p == pytest.approx(pi, rel=1e-12), (c.block, c.method, c.reference)
+        assert c.p_holm == pytest.approx(hi, rel=1e-12), (c.block, c.method, c.reference)
+        assert c.mean == pytest.approx(100 * d.mean() / u)
     k = 0
     per_table_differs = False
     for name, (claims, rows) in tables.items():

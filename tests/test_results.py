@@ -123,3 +123,53 @@ def test_every_paper_number_has_the_rules_verdict(path):
     for e in entries:
         assert e["verdict"] == rule(e["paper"], e["book"], e["paper_sd"], e["unit"]), e
     assert scorecard.load_results(path.stem) == data
+
+
+def _sign_flip_p(d):
+    """Two-sided p of Wilcoxon's signed-rank statistic by listing every sign pattern (integer d:
+    zeros dropped, tied |d| given their mean rank, p = 2 x the smaller tail, at most 1)."""
+    import itertools
+
+    import numpy as np
+    import scipy.stats
+
+    d = np.asarray(d, dtype=np.int64)
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    ranks = scipy.stats.rankdata(np.abs(d))
+    observed = ranks[d > 0].sum()
+    t = np.array(list(itertools.product([0, 1], repeat=d.size))) @ ranks
+    return min(1.0, 2 * min(np.mean(t <= observed), np.mean(t >= observed)))
+
+
+def test_chapter2_paired_tests_are_exact_tests_on_counts():
+    """ch2.json's paired comparisons (scripts/reproduce_ch2.py): every stored p-value and win
+    count is the exact signed-rank test on the differences of correct points (accuracy x (1500 -
+    l) / 100, integers), so equal differences tie. Recomputed here by listing the sign patterns."""
+    import numpy as np
+
+    R = json.loads((ROOT / "scripts" / "results" / "ch2.json").read_text())
+    key = {"Gaussian": "Gaussian [sigma = median]"}
+    ties = 0
+    for c in R["comparisons"]:
+        res = R["paper_protocol"] if c["protocol"] == "paper" else R["sound_protocol"]
+
+        def name(r, c=c):
+            if c["protocol"] == "sound":
+                return r
+            return f"{r} [c = 2]" if r.startswith("RCK") else key.get(r, r)
+
+        u = 1500 - int(c["column"].split(", ")[1])
+        k = []
+        for r in (c["A"], c["B"]):
+            x = np.asarray(res[name(r)][c["column"]]["acc"]) * u / 100
+            assert np.all(np.abs(x - np.rint(x)) < 1e-9), (r, c["column"], "not whole counts")
+            k.append(np.rint(x).astype(np.int64))
+        d = k[0] - k[1]
+        nz = np.abs(d[d != 0])
+        ties += np.unique(nz).size < nz.size
+        where = (c["protocol"], c["A"], c["B"], c["column"])
+        assert c["p"] == round(_sign_flip_p(d), 6), where  # stored to 6 decimals
+        assert (c["wins A"], c["wins B"]) == (int(np.sum(d > 0)), int(np.sum(d < 0))), where
+    assert ties > 100, "the comparisons have tied differences: the test can tell ties from none"

@@ -17,7 +17,12 @@ transductive task: given all n points and the labels of l of them, label the oth
   (``tests/test_compare.py`` checks each against ``fit(X, y).transduction_``).
 * :func:`average_ranks`, :func:`friedman_test`, :func:`nemenyi_critical_difference`,
   :func:`wilcoxon_holm` and :func:`plot_critical_difference`: the paired comparison of
-  Demšar (2006).
+  Demšar (2006); :func:`signed_rank_test`, the exact Wilcoxon test they rest on.
+
+The tests take exact scores: counts of correct points (integers) or
+:class:`fractions.Fraction`. An accuracy stored as a float, :math:`100k/u`, carries
+round-off, so two equal paired differences can differ in their last bit and a test on the
+floats sees no tie; on integers or fractions a tie is a tie on every machine.
 
 One Gaussian width for every kernel method: :math:`k(x, z) = \exp(-\lVert x - z\rVert^2 /
 (2\sigma^2))` with :math:`\sigma^2 = s\,\bar m`, :math:`\bar m` the median squared distance
@@ -31,9 +36,13 @@ Demšar, J. (2006). Statistical comparisons of classifiers over multiple data se
 
 from __future__ import annotations
 
+import math
+import numbers
+import statistics
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import scipy.linalg
@@ -67,6 +76,7 @@ __all__ = [
     "average_ranks",
     "friedman_test",
     "nemenyi_critical_difference",
+    "signed_rank_test",
     "wilcoxon_holm",
     "plot_critical_difference",
 ]
@@ -484,18 +494,56 @@ def select_and_transduce(method, cache, y_train, *, n_folds=N_FOLDS, random_stat
     )
 
 
+def _real(x):
+    """``x`` if it is a finite real number (an int, a Fraction or a float), else None."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return None
+    return x if isinstance(x, numbers.Rational) or math.isfinite(x) else None
+
+
+def _exact(x, what="score"):
+    """``x`` as a :class:`~fractions.Fraction`: an int, a Fraction, or a float with an integer value."""
+    if isinstance(x, numbers.Rational) and not isinstance(x, bool):
+        return Fraction(x)
+    if isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x) and float(x).is_integer():
+        return Fraction(int(x))
+    raise ValueError(
+        f"Each {what} must be exact: an integer (a count of correct points) or a fractions.Fraction; "
+        f"got {x!r}. A float accuracy 100*k/u carries round-off, and equal differences of two such "
+        "floats can differ in their last bit; convert accuracies to counts first "
+        "(sslteach.protocols.set_level.correct_counts), or pass Fraction(x) to take a float's "
+        "binary value as exact."
+    )
+
+
+def _missing(x):
+    """Whether ``x`` marks a run that was not made: None or a float NaN."""
+    return x is None or (isinstance(x, float | np.floating) and math.isnan(x))
+
+
+def _descending_ranks(row):
+    """Ranks of the values of ``row`` (1 = largest), ties averaged, by exact comparisons."""
+    code = {v: i for i, v in enumerate(sorted(set(row), reverse=True))}
+    return scipy.stats.rankdata([code[v] for v in row])
+
+
 def average_ranks(scores):
     """Ranks of the methods (columns) within each block (row), 1 = best, ties averaged.
 
     ``scores`` has shape (n_blocks, n_methods), higher is better; returns the mean rank of
     each method over the blocks (shape (n_methods,)) and the per-block ranks.
+
+    The values are compared as given, exactly (ints, :class:`~fractions.Fraction` or floats;
+    no arithmetic is done on them). Give exact scores, such as a block's mean accuracies as
+    fractions or its counts of correct points summed over the splits, so that equal means
+    tie: two float means of equal counts can differ in their last bit.
     """
-    S = np.asarray(scores, dtype=float)
-    if S.ndim != 2 or S.shape[1] < 2 or not np.all(np.isfinite(S)):
+    S = np.asarray(scores, dtype=object)
+    if S.ndim != 2 or S.shape[1] < 2 or any(_real(v) is None for v in S.ravel()):
         raise ValueError(
             "scores must be a finite 2-D array, one row per block and one column per method (>= 2)."
         )
-    R = np.vstack([scipy.stats.rankdata(-row) for row in S])
+    R = np.vstack([_descending_ranks(list(row)) for row in S])
     return R.mean(axis=0), R
 
 
@@ -516,7 +564,7 @@ def friedman_test(scores):
     Returns a Bunch with ``chi2``, ``p_chi2``, ``F``, ``p_F``, ``n_blocks``, ``n_methods``.
     """
     R_mean, _ = average_ranks(scores)
-    N, k = np.asarray(scores).shape
+    N, k = np.asarray(scores, dtype=object).shape
     chi2 = 12 * N / (k * (k + 1)) * (np.sum(R_mean**2) - k * (k + 1) ** 2 / 4)
     denom = N * (k - 1) - chi2
     F = (N - 1) * chi2 / denom if denom > 0 else np.inf
@@ -548,44 +596,120 @@ def nemenyi_critical_difference(n_methods, n_blocks, alpha=0.05):
     return float(q * np.sqrt(k * (k + 1) / (6 * N)))
 
 
+def signed_rank_test(d):
+    r"""Two-sided Wilcoxon signed-rank test of exact paired differences, with its exact p-value.
+
+    Zero differences are dropped (Wilcoxon's convention, scipy's default
+    ``zero_method="wilcox"``); the n others are ranked by :math:`|d_i|`, tied values sharing
+    their mean rank, and :math:`T^+` is the sum of the ranks of the positive differences.
+    Under the null hypothesis each of the :math:`2^n` sign patterns of the ranks is equally
+    likely, and
+
+    .. math::
+
+        p = \min\bigl(1,\ 2\min(P(T^+\le t), P(T^+\ge t))\bigr)
+
+    is counted exactly over them (a subset-sum count on the doubled ranks, which are
+    integers). Without ties this is scipy's ``method="exact"``; with ties it is the
+    permutation p-value that ``scipy.stats.wilcoxon`` gives for n <= 13 since scipy 1.15
+    (older versions, and larger n, fall back to the normal approximation there). Here it is
+    exact for every n, on every scipy.
+
+    Parameters
+    ----------
+    d : array-like of shape (n,)
+        Exact differences: integers (differences of counts of correct points) or
+        :class:`fractions.Fraction`; a float is accepted only with an integer value.
+
+    Returns
+    -------
+    result : sklearn.utils.Bunch
+        ``statistic`` (:math:`\min(T^+, T^-)`, scipy's two-sided statistic), ``r_plus``
+        (:math:`T^+`), ``n`` (non-zero differences) and ``pvalue`` (1 when every difference
+        is zero).
+
+    Notes
+    -----
+    Cost: :math:`O(n^3)` integer additions (n values of a count table of
+    :math:`n(n+1) + 1` entries); n = 100 takes well under a second.
+    """
+    d = np.asarray(d, dtype=object)
+    if d.ndim != 1:
+        raise ValueError("Give the paired differences as a 1-D array.")
+    nz = [x for x in (_exact(v, "difference") for v in d) if x != 0]
+    n = len(nz)
+    if n == 0:
+        return Bunch(statistic=0.0, r_plus=0.0, n=0, pvalue=1.0)
+    mags = sorted(abs(x) for x in nz)
+    twice_rank = {}  # |d| -> twice its mean rank (an integer)
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and mags[j + 1] == mags[i]:
+            j += 1
+        twice_rank[mags[i]] = (i + 1) + (j + 1)
+        i = j + 1
+    r = [twice_rank[abs(x)] for x in nz]
+    total = sum(r)  # n(n+1)
+    observed = sum(ri for ri, x in zip(r, nz, strict=True) if x > 0)
+    count = np.zeros(total + 1, dtype=object)  # sign patterns with each value of 2 T+
+    count[0] = 1
+    for ri in r:
+        shifted = np.zeros_like(count)
+        shifted[ri:] = count[: total + 1 - ri]
+        count = count + shifted
+    tail = min(sum(count[: observed + 1]), sum(count[observed:]))
+    return Bunch(
+        statistic=min(observed, total - observed) / 2,
+        r_plus=observed / 2,
+        n=n,
+        pvalue=float(min(Fraction(1), Fraction(2 * int(tail), 2**n))),
+    )
+
+
 def wilcoxon_holm(scores, names, reference):
     """Paired Wilcoxon signed-rank tests of every method against ``reference``, Holm-corrected.
 
-    ``scores`` has shape (n_pairs, n_methods) (here one row per set, label count and split);
-    each method is compared with the ``reference`` column on the rows where both are
-    finite (NaN marks a run that was not made) and they differ (zero differences dropped,
-    Wilcoxon's convention in scipy's default ``zero_method``), two-sided. Holm's step-down
-    correction keeps the family-wise error at the level used.
+    ``scores`` has shape (n_pairs, n_methods) (here one row per data set, each a set's mean
+    accuracy over its splits as a :class:`~fractions.Fraction`); each method is compared with
+    the ``reference`` column on the rows where both are present (NaN or None marks a run
+    that was not made) and they differ (zero differences dropped), two-sided, by
+    :func:`signed_rank_test`. The scores must be exact (integers or fractions; a float only
+    with an integer value), so that equal differences tie. Holm's step-down correction
+    keeps the family-wise error at the level used.
 
     Returns a list of Bunches (one per other method): ``method``, ``n_pairs`` (rows used),
     ``wins``, ``losses``, ``ties``, ``median_difference`` (method minus reference), ``p``
     and ``p_holm``.
     """
-    S = np.asarray(scores, dtype=float)
+    S = np.asarray(scores, dtype=object)
     names = list(names)
     if S.ndim != 2 or S.shape[1] != len(names):
         raise ValueError("scores must have one column per name.")
     if reference not in names:
         raise ValueError(f"reference {reference!r} is not one of the names.")
+
     r = names.index(reference)
     out = []
     for j, name in enumerate(names):
         if j == r:
             continue
-        d = S[:, j] - S[:, r]
-        d = d[np.isfinite(d)]
-        if d.size == 0:
-            raise ValueError(f"{name!r} and {reference!r} share no finite row to compare.")
-        p = 1.0 if np.all(d == 0) else float(scipy.stats.wilcoxon(d).pvalue)
+        d = [
+            _exact(a) - _exact(b)
+            for a, b in zip(S[:, j], S[:, r], strict=True)
+            if not (_missing(a) or _missing(b))
+        ]
+        if not d:
+            raise ValueError(f"{name!r} and {reference!r} share no row with both scores to compare.")
         out.append(
             Bunch(
                 method=name,
-                n_pairs=int(d.size),
-                wins=int(np.sum(d > 0)),
-                losses=int(np.sum(d < 0)),
-                ties=int(np.sum(d == 0)),
-                median_difference=float(np.median(d)),
-                p=p,
+                n_pairs=len(d),
+                wins=sum(x > 0 for x in d),
+                losses=sum(x < 0 for x in d),
+                ties=sum(x == 0 for x in d),
+                median_difference=float(statistics.median(d)),
+                p=signed_rank_test(d).pvalue,
             )
         )
     order = np.argsort([b.p for b in out], kind="stable")

@@ -11,15 +11,35 @@ r"""Chapter 5's statistics at the level of the claims they support.
 * The selection itself: how often cross-validation tied every setting
   (:func:`selection_report`), and what the rule gave up against an *oracle* that picks the
   setting with the best test accuracy (reported, never used to select).
+
+Every test runs on exact quantities. comparison.json stores accuracies as floats,
+:math:`100k/u` for k of the u unlabelled points right, and two equal paired differences of
+such floats can differ in their last bit, which a signed-rank test reads as two different
+values. :func:`correct_counts` recovers the integers k (refusing a value that is not
+:math:`100k/u` to within 1e-9), so that the tests compare integers, and the block means
+are sums of integers (:class:`fractions.Fraction`): a tie is a tie on every machine.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import scipy.stats
 from sklearn.utils import Bunch
 
-__all__ = ["holm", "bootstrap_mean_ci", "block_table", "paired_claims", "selection_report", "fmt_away"]
+from .comparison import signed_rank_test
+
+__all__ = [
+    "holm",
+    "correct_counts",
+    "block_counts",
+    "bootstrap_mean_ci",
+    "block_table",
+    "paired_claims",
+    "selection_report",
+    "fmt_away",
+]
 
 
 def holm(pvalues):
@@ -39,22 +59,80 @@ def holm(pvalues):
     return adj
 
 
-def bootstrap_mean_ci(d, *, n_resamples=10000, level=0.95, seed=0):
-    """Mean of ``d`` and scipy's percentile bootstrap interval for it (resampling the entries of ``d``)."""
-    d = np.asarray(d, dtype=float)
+def correct_counts(accuracy, n_unlabelled):
+    """The counts of correct points behind accuracies (%) on ``n_unlabelled`` points.
+
+    Each accuracy a is :math:`100k/u`; returns the integers :math:`k = au/100`, and raises a
+    ValueError where :math:`au/100` is more than 1e-9 from an integer (the accuracy is not
+    a count of u points: a wrong u, or a value that is not an accuracy of this block).
+    """
+    a = np.asarray(accuracy, dtype=float)
+    u = int(n_unlabelled)
+    if u < 1 or u != n_unlabelled:
+        raise ValueError(f"n_unlabelled must be a positive integer; got {n_unlabelled!r}.")
+    if a.ndim != 1 or not np.all(np.isfinite(a)):
+        raise ValueError("Give a 1-D list of finite accuracies (%).")
+    x = a * u / 100
+    k = np.rint(x)
+    off = np.abs(x - k)
+    if np.any(off > 1e-9):
+        i = int(np.argmax(off))
+        raise ValueError(
+            f"Accuracy {a[i]!r}% of {u} unlabelled points is {x[i]!r} points, not a whole number "
+            "(to 1e-9): give the number of unlabelled points the accuracies were measured on."
+        )
+    return k.astype(np.int64)
+
+
+def block_counts(part, method):
+    """A block's counts of correct points of ``method``, one per split, from comparison.json.
+
+    ``part`` is one entry of comparison.json's ``parts``; its unlabelled points number
+    ``n - n_labeled`` in every split.
+    """
+    return correct_counts(part["accuracy"][method], part["n"] - part["n_labeled"])
+
+
+def bootstrap_mean_ci(d, *, n_resamples=10000, level=0.95, seed=0, scale=1):
+    """Mean of ``d`` and scipy's percentile bootstrap interval for it (resampling the entries of ``d``).
+
+    All three are multiplied by ``scale`` (e.g. ``Fraction(100, u)``: counts of u points to
+    percentage points). Integer ``d`` (differences of counts) are resampled exactly: the
+    statistic is each resample's sum, an integer, so resamples with equal means are equal,
+    and the mean and the interval's ends are rounded to floats once, after the exact
+    scaling. The resamples are those of ``np.mean`` on the same ``d`` and seed.
+    """
+    d = np.asarray(d)
     if d.ndim != 1 or d.size < 2 or not np.all(np.isfinite(d)):
         raise ValueError("Give at least two finite paired differences.")
+    if d.dtype.kind not in "iu":  # floats: as given
+        if np.all(d == d[0]):
+            return (float(d[0]) * scale,) * 3
+        res = _bootstrap(d.astype(float), np.mean, n_resamples, level, seed)
+        return tuple(float(v) * scale for v in (d.mean(), res.low, res.high))
+    n, scale = d.size, Fraction(scale)
     if np.all(d == d[0]):
-        return float(d[0]), float(d[0]), float(d[0])
-    res = scipy.stats.bootstrap(
+        return (float(int(d[0]) * scale),) * 3
+    res = _bootstrap(d.astype(np.int64), _float_sum, n_resamples, level, seed)
+    # a percentile falls on a resample's sum or between two (interpolated): exact as a float
+    ends = [Fraction(float(v)) / n for v in (res.low, res.high)]
+    return tuple(float(v * scale) for v in (Fraction(int(d.sum()), n), *ends))
+
+
+def _float_sum(x, axis=-1):
+    """The sum of integers, exact, as a float (scipy's quantiles want floats)."""
+    return np.sum(x, axis=axis).astype(float)
+
+
+def _bootstrap(d, statistic, n_resamples, level, seed):
+    return scipy.stats.bootstrap(
         (d,),
-        np.mean,
+        statistic,
         n_resamples=n_resamples,
         confidence_level=level,
         method="percentile",
         random_state=np.random.default_rng(seed),
-    )
-    return float(d.mean()), float(res.confidence_interval.low), float(res.confidence_interval.high)
+    ).confidence_interval
 
 
 def block_table(parts, methods, n_labeled, sets):
@@ -63,32 +141,59 @@ def block_table(parts, methods, n_labeled, sets):
     ``parts`` is comparison.json's ``parts``.
 
     Methods without a result on some set of that label count are dropped (and returned in
-    ``dropped``) so that every row is complete.
+    ``dropped``) so that every row is complete. ``exact`` holds the means as
+    :class:`~fractions.Fraction` (percent: 100 times the correct points summed over the
+    splits over the unlabelled points summed over the splits), so that equal means are
+    equal; ``scores`` the same rounded to floats (for display); ``counts`` the summed
+    correct points (integers). Give ``exact`` to the rank and signed-rank tests.
     """
     keep = [m for m in methods if all(m in parts[f"{s}/{n_labeled}"]["accuracy"] for s in sets)]
-    S = np.array([[np.mean(parts[f"{s}/{n_labeled}"]["accuracy"][m]) for m in keep] for s in sets])
-    return Bunch(scores=S, methods=keep, sets=list(sets), dropped=[m for m in methods if m not in keep])
+    counts = np.zeros((len(sets), len(keep)), dtype=np.int64)
+    exact = np.empty(counts.shape, dtype=object)
+    for i, s in enumerate(sets):
+        part = parts[f"{s}/{n_labeled}"]
+        for j, m in enumerate(keep):
+            k = block_counts(part, m)
+            if k.size != len(part["splits"]):
+                raise ValueError(
+                    f"{m} has {k.size} results on {s}/{n_labeled}, not one per split ({len(part['splits'])})."
+                )
+            counts[i, j] = k.sum()
+            exact[i, j] = Fraction(100 * int(k.sum()), k.size * (part["n"] - part["n_labeled"]))
+    return Bunch(
+        scores=exact.astype(float),
+        exact=exact,
+        counts=counts,
+        methods=keep,
+        sets=list(sets),
+        dropped=[m for m in methods if m not in keep],
+    )
 
 
 def paired_claims(parts, claims, *, seed=0):
     """Test each claim ``(block, method, reference)`` over the splits of its block.
 
-    Returns one Bunch per claim: ``block``, ``method``, ``reference``, ``mean`` (method minus
-    reference, points), ``low``/``high`` (95% bootstrap interval), ``wins``/``losses``, ``p``
-    (two-sided paired Wilcoxon; 1 if all differences are zero) and ``p_holm`` (Holm over
-    all the claims given).
+    The test runs on the counts of correct points (:func:`block_counts`), so that equal
+    differences tie exactly. Returns one Bunch per claim: ``block``, ``method``,
+    ``reference``, ``differences`` (method minus reference, correct points per split),
+    ``mean`` (method minus reference, points), ``low``/``high`` (95% bootstrap interval),
+    ``wins``/``losses``, ``p`` (two-sided paired Wilcoxon,
+    :func:`~sslteach.protocols.comparison.signed_rank_test`; 1 if all differences are zero)
+    and ``p_holm`` (Holm over all the claims given).
     """
     out = []
     for block, method, reference in claims:
         part = parts[block]
-        d = np.asarray(part["accuracy"][method]) - np.asarray(part["accuracy"][reference])
-        p = 1.0 if np.all(d == 0) else float(scipy.stats.wilcoxon(d).pvalue)
-        mean, low, high = bootstrap_mean_ci(d, seed=seed)
+        d = block_counts(part, method) - block_counts(part, reference)
+        p = signed_rank_test(d).pvalue
+        u = part["n"] - part["n_labeled"]
+        mean, low, high = bootstrap_mean_ci(d, seed=seed, scale=Fraction(100, u))
         out.append(
             Bunch(
                 block=block,
                 method=method,
                 reference=reference,
+                differences=d,
                 mean=mean,
                 low=low,
                 high=high,
