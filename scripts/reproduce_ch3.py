@@ -32,6 +32,12 @@ conditioning of that extension, and rerun on the eigenpairs with |1 - lambda| >=
 rule fixed by the extension's amplification 1/|1 - lambda| <= 10, not by any label
 (``--only webkb-rsk`` reruns this part alone and updates the file in place).
 
+The paired tests are Wilcoxon signed-rank tests on counts of points (correct on the UCI sets,
+misclassified on WebKB; ``count_differences``), with exact p-values
+(``sslteach.protocols.comparison.signed_rank_test``): equal differences tie exactly.
+``--recompute-tests`` recomputes every test from the stored per-draw results and updates the
+file in place.
+
 Table 3's LapSVM row, whose parameters the paper sets by an undescribed cross-validation, is
 run at fixed settings: sslteach.ksc.LapSVM at its defaults, sigma^2 the median squared
 distance, one-vs-rest on Wine, the same 20 draws, under both scalings (``--only lapsvm``).
@@ -46,7 +52,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
@@ -54,9 +59,12 @@ from sklearn.svm import SVC
 from sslteach import datasets, graphs, kernels
 from sslteach import spectral_kernels as spk
 from sslteach._decisions import argmax_rows
+from sslteach.protocols.comparison import signed_rank_test
+from sslteach.protocols.set_level import correct_counts
 from sslteach.teach.scorecard import verdict
 
 UCI_M = {"heart": 10, "ionosphere": 30, "sonar": 30, "wine": 10}
+UCI_N = {"heart": 270, "ionosphere": 351, "sonar": 208, "wine": 178}  # points; n - 20 unlabelled
 N_DRAWS, N_LABELED, ETA, K_NN, ALPHA = 20, 20, 2.0, 6, 0.99
 BETA_GRID = np.array([0.1, 0.3, 1.0, 3.0, 10.0])
 C_GRID = (0.1, 1.0, 10.0, 100.0)
@@ -176,16 +184,31 @@ def tsk_draw(lam, V, y, yt, solver):
     }
 
 
-def paired(a, b):
-    """Wilcoxon signed-rank p-value (two-sided) of a - b over the same draws; 1.0 when all equal."""
-    d = np.asarray(a) - np.asarray(b)
-    if np.all(d == 0):
+def count_differences(a, b, n_points):
+    """Counts of points behind a minus those behind b, draw by draw (integers).
+
+    a and b are rates (%) on the same ``n_points`` points (accuracies on the unlabelled points,
+    or error rates): each is 100 k / n_points, and k is recovered exactly
+    (``correct_counts``: a ValueError unless whole to 1e-9).
+    """
+    return correct_counts(a, n_points) - correct_counts(b, n_points)
+
+
+def paired(a, b, n_points):
+    """Two-sided Wilcoxon signed-rank test of a - b over the same draws, on counts of points.
+
+    The p-value is exact (``signed_rank_test``; 1.0 when all differences are zero); wins and
+    losses count the draws where a's count is above or below b's.
+    """
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    k = count_differences(a, b, n_points)
+    if not np.any(k):
         return {"mean diff": 0.0, "p": 1.0, "wins": 0, "losses": 0}
     return {
         "mean diff": float(d.mean()),
-        "p": float(stats.wilcoxon(a, b).pvalue),
-        "wins": int(np.sum(d > 0)),
-        "losses": int(np.sum(d < 0)),
+        "p": float(signed_rank_test(k).pvalue),
+        "wins": int(np.sum(k > 0)),
+        "losses": int(np.sum(k < 0)),
     }
 
 
@@ -195,6 +218,7 @@ def table3(log):
         for name, m in UCI_M.items():
             t0 = time.time()
             X, y = datasets.load_uci(name)[:2]
+            assert len(y) == UCI_N[name], (name, len(y))
             X = scale(X, scaling)
             W = graphs.knn_graph(X, K_NN)
             lam1, V1_ = spk.laplacian_eigenpairs(W, m + 1)
@@ -266,6 +290,29 @@ def sensitivity(log, draws=10):
 
 
 L_GRID, WEB_DRAWS, M_WEB = [4, 8, 16, 32, 64], 10, 800
+N_WEB_TRAIN, N_WEB_TEST = 841, 210  # transductive set (841 - l unlabelled) and held-out pages
+
+
+def webkb_tests(err):
+    """Other method minus TSK error at each l, on misclassified pages: transductive on the
+    841 - l unlabelled pages, inductive on the 210 held-out ones."""
+    n_points = {
+        "transductive": [N_WEB_TRAIN - l for l in L_GRID],
+        "inductive": [N_WEB_TEST] * len(L_GRID),
+    }
+    return {
+        st: {
+            other: [paired(e[other][a], e["TSK"][a], n_points[st][a]) for a in range(len(L_GRID))]
+            for other in e
+            if other != "TSK"
+        }
+        for st, e in err.items()
+    }
+
+
+def rsk_tests(rsk_err, tsk_err):
+    """RSK (|1 - lambda| >= RSK_GAP) minus TSK inductive error at each l, on the 210 held-out pages."""
+    return [paired(rsk_err[a], tsk_err[a], N_WEB_TEST) for a in range(len(L_GRID))]
 
 
 def webkb(log):
@@ -316,14 +363,8 @@ def webkb(log):
                 e["SVM"][a][s] = pct(svm.predict(Xi @ Xt[L].T), yi)
                 e["RSK"][a][s] = pct(classes[argmax_rows(V_in @ ((V[L].T @ Y_L) * theta[:, None]))], yi)
                 e["TSK"][a][s] = pct(classes[argmax_rows(V_in @ ((V[L].T @ Y_L) * mu[:, None]))], yi)
-        tests = {
-            st: {
-                other: [paired(err[st][other][a], err[st]["TSK"][a]) for a in range(len(L_GRID))]
-                for other in ms
-                if other != "TSK"
-            }
-            for st, ms in meths.items()
-        }
+        assert len(yt_true) == N_WEB_TRAIN and len(yi) == N_WEB_TEST, (len(yt_true), len(yi))
+        tests = webkb_tests(err)
         out[view] = {
             "errors": err,
             "mu = 0": mu0,
@@ -338,7 +379,7 @@ def webkb(log):
 
 def summarise(t3):
     """Means, sds, paired tests and the solver comparison, per (scaling, v1, data set)."""
-    summary, tests, solvers = {}, {}, {}
+    summary, solvers = {}, {}
     for key, rec in t3.items():
         scaling, name = key.split("/")
         row = {}
@@ -360,20 +401,32 @@ def summarise(t3):
                 "draws": len(same),
                 "identical draws (beta, mu support, C, accuracies)": int(sum(same)),
             }
+        summary[key] = row
+    return summary, table3_tests(t3), solvers
+
+
+def table3_tests(t3):
+    """Table 3's paired tests from the per-draw accuracies, on correct points of the n - 20 unlabelled."""
+    tests = {}
+    for key, rec in t3.items():
+        u = UCI_N[key.split("/")[1]] - N_LABELED
+        for v1 in V1:
+            draws = rec[f"TSK draws, v1 {v1}, scipy"]
             tsk = [d["TSK"] for d in draws]
             svm = [d["TSK+SVM"] for d in draws]
             tests[f"{key}, v1 {v1}"] = {
-                "TSK - harmonic": paired(tsk, rec["harmonic"]),
-                "TSK - consistency": paired(tsk, rec["consistency"]),
-                "TSK - majority of labels": paired(tsk, rec["majority of labels"]),
-                "TSK+SVM - TSK": paired(svm, tsk),
+                "TSK - harmonic": paired(tsk, rec["harmonic"], u),
+                "TSK - consistency": paired(tsk, rec["consistency"], u),
+                "TSK - majority of labels": paired(tsk, rec["majority of labels"], u),
+                "TSK+SVM - TSK": paired(svm, tsk, u),
             }
         kept = [d["TSK"] for d in rec["TSK draws, v1 kept, scipy"]]
         dropped = [d["TSK"] for d in rec["TSK draws, v1 dropped, scipy"]]
-        tests[f"{key}, v1 dropped - kept"] = {"TSK": paired(dropped, kept)}
-        tests[f"{key}, baselines"] = {"harmonic - consistency": paired(rec["harmonic"], rec["consistency"])}
-        summary[key] = row
-    return summary, tests, solvers
+        tests[f"{key}, v1 dropped - kept"] = {"TSK": paired(dropped, kept, u)}
+        tests[f"{key}, baselines"] = {
+            "harmonic - consistency": paired(rec["harmonic"], rec["consistency"], u)
+        }
+    return tests
 
 
 def paper_numbers(summary):
@@ -528,7 +581,7 @@ def webkb_rsk(log):
             "RSK on |1 - lambda| >= 0.1, inductive error": err,
             "paired tests (RSK on |1 - lambda| >= 0.1 minus TSK error)": None
             if tsk is None
-            else [paired(err[a], tsk[a]) for a in range(len(L_GRID))],
+            else rsk_tests(err, tsk),
         }
         log(f"webkb rsk {view}: {time.time() - t0:.0f} s")
     return out
@@ -545,6 +598,11 @@ def main():
     parser.add_argument(
         "--only", choices=["webkb-rsk", "lapsvm"], help="rerun one part and update --out in place"
     )
+    parser.add_argument(
+        "--recompute-tests",
+        action="store_true",
+        help="recompute every paired test from the stored per-draw results and update --out in place",
+    )
     args = parser.parse_args()
     t_start = time.time()
 
@@ -552,6 +610,19 @@ def main():
         line = f"[{time.time() - t_start:7.0f} s] {msg}"
         print(line, flush=True)
 
+    if args.recompute_tests:
+        out = json.loads(Path(args.out).read_text())
+        out["paired tests"] = table3_tests(out["table3 draws"])
+        for view in ("page", "link"):
+            web = out["webkb"][view]
+            web["paired tests (other minus TSK error)"] = webkb_tests(web["errors"])
+            out["webkb rsk"][view]["paired tests (RSK on |1 - lambda| >= 0.1 minus TSK error)"] = rsk_tests(
+                out["webkb rsk"][view]["RSK on |1 - lambda| >= 0.1, inductive error"],
+                web["errors"]["inductive"]["TSK"],
+            )
+        Path(args.out).write_text(json.dumps(out, indent=1))
+        log(f"updated {args.out} (paired tests)")
+        return
     if args.only == "lapsvm":
         out = json.loads(Path(args.out).read_text())
         out["lapsvm table3"] = lapsvm_table3(log)
