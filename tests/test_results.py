@@ -313,3 +313,41 @@ def test_chapter3_paired_matches_scipy_without_ties_and_enumeration_with_ties():
     with pytest.raises(ValueError, match="whole number"):
         ch3.paired(a, b, 251)
 
+
+def test_chapter1_paired_test_is_exact_on_counts():
+    """ch1.json's paired test (scripts/reproduce_ch1.py): the exact signed-rank test on the
+    counts of correct points among the 546 unlabelled ones, behind percentages stored to 2
+    decimals; recomputed by enumeration. Its conversion and test agree with scipy's exact test
+    without ties and with the enumeration with ties, and refuse a wrong number of points."""
+    import numpy as np
+    import scipy.stats
+
+    ch1 = _load_script("reproduce_ch1")
+    R = json.loads((ROOT / "scripts" / "results" / "ch1.json").read_text())
+    t = R["transduction_20_draws"][ch1.PAIRED_KEY]
+    stored = t[ch1.WILCOXON_KEY]
+    u = 546
+    k = []
+    for key in ("unlabelled points", "unsupervised labelling on the same unlabelled points"):
+        v = np.asarray(t[key]["values"])
+        c = np.rint(v * u / 100)
+        assert np.all(np.abs(np.round(100 * c / u, 2) - v) < 1e-9), key
+        k.append(c.astype(np.int64))
+    d = k[0] - k[1]
+    assert stored["p_value"] == _halves_p(d)
+    assert (stored["transductive better in"], stored["equal in"]) == (int(np.sum(d > 0)), int(np.sum(d == 0)))
+    assert ch1.recompute_test(json.loads(json.dumps(R))) == R
+
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        dd = rng.permutation(np.arange(1, 13)) * rng.choice([-1, 1], size=12)
+        kb = rng.integers(300, 500, size=12)
+        a, b = (np.round(100 * kk / u, 2) for kk in (kb + dd, kb))
+        got = ch1.paired_on_counts(a, b, u)["p_value"]
+        assert got == pytest.approx(scipy.stats.wilcoxon(dd, method="exact").pvalue, rel=1e-12, abs=0)
+    dd = np.array([2, -2, 2, 0, 1, 1, -4, 0])
+    kb = np.arange(400, 400 + dd.size)
+    a, b = (np.round(100 * kk / u, 2) for kk in (kb + dd, kb))
+    assert ch1.paired_on_counts(a, b, u)["p_value"] == _sign_flip_p(dd)
+    with pytest.raises(ValueError, match="no count"):
+        ch1.paired_on_counts(a, b, 547)
