@@ -19,7 +19,7 @@ def _parser(prog) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     rel = sub.add_parser("release", help="write student and instructor copies and the hidden tests")
     rel.add_argument("notebooks", nargs="+", type=Path)
-    rel.add_argument("--out", required=True, type=Path, help="output folder (student/ and instructor/ inside)")
+    rel.add_argument("--out", required=True, type=Path, help="output folder (student/, instructor/ inside)")
     rel.add_argument("--tests", action="append", type=Path, default=[],
                      help="a file of hidden tests (default: the book's own, for the book's notebooks)")
     rel.add_argument("--seed", type=int, help="seed of the hidden tests' inputs (default: a new one)")
@@ -58,8 +58,8 @@ def _grade(args) -> list:
     grader = Grader(args.reference, instructor=args.instructor, tests=args.tests, seed=args.seed,
                     timeout=args.timeout, sandbox=not args.no_sandbox, memory=int(args.memory * 2**30))
     grader.reference([grader.seed])
-    jobs = [(p, n, args.student or student_of(p, n)) for p, n in zip(args.submissions, _names(args.submissions),
-                                                                       strict=True)]
+    named = zip(args.submissions, _names(args.submissions), strict=True)
+    jobs = [(p, n, args.student or student_of(p, n)) for p, n in named]
     with ThreadPoolExecutor(args.jobs) as pool:
         return list(pool.map(lambda job: grader.grade(*job), jobs))
 
@@ -90,5 +90,6 @@ def main(argv=None, prog="python -m sslteach_grader") -> int:
         return 2
     unreadable = [r.submission for r in reports if not r.readable]
     if unreadable:
-        print(f"error: {len(unreadable)} submission(s) could not be read: {', '.join(unreadable)}", file=sys.stderr)
+        print(f"error: {len(unreadable)} submission(s) could not be read: {', '.join(unreadable)}",
+              file=sys.stderr)
     return 1 if unreadable else 0

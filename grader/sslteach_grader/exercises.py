@@ -108,7 +108,7 @@ def parse_exercises(nb) -> list[Exercise]:
         m = _EXERCISE_RE.search(src) if kind == "markdown" else None
         if m:
             if any(e.label == m.group(1) for e in exercises):
-                raise ValueError(f"{where}: exercise label {m.group(1)} is used twice; labels must be unique.")
+                raise ValueError(f"{where}: exercise label {m.group(1)} is used twice; make labels unique.")
             current = Exercise(m.group(1), i, asks=asks_question(split_statement(src)[1]))
             exercises.append(current)
             continue
@@ -120,13 +120,15 @@ def parse_exercises(nb) -> list[Exercise]:
             open_block, current.written = True, src[m.end():]
             current.solution_cells.append(i)
         elif kind == "code" and "solution" in tags(cell):
-            raise ValueError(f"{where} is tagged 'solution' but is not between solution-start and solution-end.")
+            raise ValueError(f"{where} is tagged 'solution' but is not between solution-start and "
+                             "solution-end.")
         elif kind == "code" and "check" in tags(cell):
             if current is None:
                 raise ValueError(f"{where} is tagged 'check' but no exercise precedes it.")
             current.checks.append(i)
     if open_block:
-        raise ValueError(f"the solution of {current.label} has no solution-end; close it with ```{{solution-end}}.")
+        raise ValueError(f"the solution of {current.label} has no solution-end; close it with "
+                         "```{solution-end}.")
     return exercises
 
 

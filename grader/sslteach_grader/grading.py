@@ -180,7 +180,8 @@ class Grader:
 
         reference = Path(reference)
         if not reference.is_file():
-            raise ValueError(f"the reference {reference} does not exist: pass the student copy `release` wrote.")
+            raise ValueError(f"the reference {reference} does not exist: pass the student copy `release` "
+                             "wrote.")
         self.ref = nbformat.read(str(reference), as_version=4)
         self.manifest = self.ref.metadata.get(MANIFEST_KEY)
         if not self.manifest or self.manifest.get("version") != 3:
@@ -193,7 +194,8 @@ class Grader:
                              "instructor copy that `release` wrote (its tests file beside it).")
         self.sources = {k: v for k, v in read_tests(self.tests).items() if k in auto} if auto else {}
         if missing := sorted(set(auto) - set(self.sources)):
-            raise ValueError(f"{self.tests} has no hidden test for {', '.join(missing)}: release the notebook again.")
+            raise ValueError(f"{self.tests} has no hidden test for {', '.join(missing)}: release the "
+                             "notebook again.")
         if problem := sandbox and sandbox_problem(packages):
             raise ValueError(f"the sandbox cannot run: {problem}; or pass --no-sandbox to run submissions "
                              "without it (they can then read this user's files and use the network).")
@@ -206,8 +208,9 @@ class Grader:
         """The hidden test of ``label`` with its cases drawn for ``seed`` (drawn once)."""
         with self._lock:
             if (seed, label) not in self._specs:
-                self._specs[seed, label] = load_spec(label, self.sources[label], seed_rng(seed, label), self.tests,
-                                                     cost_inputs=seed == self.seed)
+                rng = seed_rng(seed, label)
+                source, primary = self.sources[label], seed == self.seed
+                self._specs[seed, label] = load_spec(label, source, rng, self.tests, primary)
             return self._specs[seed, label]
 
     def _rows(self, nb, restored) -> list[dict]:
@@ -219,8 +222,10 @@ class Grader:
             gid = _gid(cell)
             if cell.cell_type != "code" or re.search(r"-check(-\d+)?$", gid):
                 continue
-            role = "answer" if re.search(r"-code(-\d+)?$", gid) else "given" if {gid, cell.get("id")} & given else "added"
-            rows.append({"index": i + 1, "gid": gid, "role": role, "source": _runnable(restored.get(i, cell.source))})
+            role = "given" if {gid, cell.get("id")} & given else "added"
+            role = "answer" if re.search(r"-code(-\d+)?$", gid) else role
+            code = _runnable(restored.get(i, cell.source))
+            rows.append({"index": i + 1, "gid": gid, "role": role, "source": code})
         return rows
 
     def reference(self, seeds) -> None:
@@ -239,15 +244,18 @@ class Grader:
             try:
                 self._run_cells(kernel, rows, self._plan(rows, todo[0]), strict=True)
                 for label in self.sources:
-                    values = self._call(kernel, [c for s in todo for c in self.spec(s, label).cases], len(todo))
-                    if isinstance(values, str) or any("error" in v for v in values):
-                        why = values if isinstance(values, str) else next(v["error"] for v in values if "error" in v)
+                    cases = [c for s in todo for c in self.spec(s, label).cases]
+                    values = self._call(kernel, cases, len(todo))
+                    errors = [values] if isinstance(values, str) else [v.get("error") for v in values]
+                    if any(errors):
+                        why = next(e for e in errors if e)
                         raise ValueError(f"the instructor's solution of {label} fails its hidden test: {why}")
                     for s in todo:
                         n = len(self.spec(s, label).cases)
                         self._refs[s, label], values = [_decode(v["value"]) for v in values[:n]], values[n:]
                     if self.spec(self.seed, label).cost and (self.seed, "cost", label) not in self._refs:
-                        self._refs[self.seed, "cost", label] = self._reference_cost(kernel, self.spec(self.seed, label))
+                        spec = self.spec(self.seed, label)
+                        self._refs[self.seed, "cost", label] = self._reference_cost(kernel, spec)
                 self._refs.update({(s, "done"): True for s in todo})
             finally:
                 kernel.close()
@@ -294,7 +302,7 @@ class Grader:
             if not out.is_file() or out.stat().st_size > _MAX_REPLY:
                 return "the grader got no readable reply (your code replaced what the grader sends)"
             values = json.loads(out.read_text(encoding="utf-8"))
-            if not isinstance(values, list) or len(values) != n or not all(isinstance(v, dict) for v in values):
+            if not isinstance(values, list) or len(values) != n or not all(type(v) is dict for v in values):
                 return "the grader got no readable reply (your code replaced what the grader sends)"
             return values
         except (ValueError, RecursionError) as exc:
@@ -317,7 +325,8 @@ class Grader:
                 status, error = kernel.run(f"__sslteach_save__({tag!r})", 60)
             got = self._reply(tag, status, error, 1)
             if isinstance(got, str) or "error" in got[0]:
-                return f"n = {n}: " + (got if isinstance(got, str) else f"{c['function']} raised {got[0]['error']}")
+                why = got if isinstance(got, str) else f"{c['function']} raised {got[0]['error']}"
+                return f"n = {n}: {why}"
             values.append(_decode(got[0]["value"]))
         return values, seconds
 
@@ -340,8 +349,8 @@ class Grader:
         self.reference(seeds)
         broken, problems, restored = integrity(nb, self.manifest, self.originals)
         rows = self._rows(nb, restored)
-        verdicts = {label: [broken[label]] * len(seeds) if label in broken else self._precheck(rows, label, len(seeds))
-                    for label in self.sources}
+        verdicts = {label: [broken[label]] * len(seeds) if label in broken
+                    else self._precheck(rows, label, len(seeds)) for label in self.sources}
         errors, todo = {}, [label for label, v in verdicts.items() if v is None]
         kernel = Kernel(sandbox=self.sandbox, memory=self.memory, packages=self.packages) if todo else None
         try:
@@ -400,8 +409,8 @@ class Grader:
                 return f"cost test, {got}"
             for n, args, value, want in zip(spec.cost["sizes"], spec.cost["inputs"][draw], got[0], refs[draw],
                                             strict=True):
-                case = {"function": spec.cost["function"], "args": list(args), "kwargs": {}, "name": f"n = {n}",
-                        "meta": None}
+                case = {"function": spec.cost["function"], "args": list(args), "kwargs": {},
+                        "name": f"n = {n}", "meta": None}
                 if msg := spec.judge(case, value, want):
                     return f"cost test, n = {n}: {msg}"
             times = got[1] if times is None else [min(a, b) for a, b in zip(times, got[1], strict=True)]
@@ -418,15 +427,19 @@ class Grader:
             label = ex["label"]
             if ex["auto_points"]:
                 why = verdicts.get(label, ["not graded"])[k]
-                mine = "; ".join(v for g, v in sorted(errors.items()) if re.fullmatch(re.escape(label) + r"-code(-\d+)?", g))
-                status = "passed" if not why else next((w for w in ("unanswered", "timeout") if why.startswith(w)),
-                                                         "tampered" if "locked cell" in why else "failed")
+                mine = "; ".join(v for g, v in sorted(errors.items())
+                                 if re.fullmatch(re.escape(label) + r"-code(-\d+)?", g))
+                status = "passed" if not why else next(
+                    (w for w in ("unanswered", "timeout") if why.startswith(w)),
+                    "tampered" if "locked cell" in why else "failed")
                 message = "; ".join(m for m in (why.removeprefix("unanswered: "), mine if why else "") if m)
-                out.append(ExerciseResult(label, "auto", status, ex["auto_points"] * (not why), ex["auto_points"], message))
+                points = ex["auto_points"] * (not why)
+                out.append(ExerciseResult(label, "auto", status, points, ex["auto_points"], message))
             if ex["manual_points"]:
                 cell = written.get(f"{label}-written")
                 text = " ".join(cell.source.split()) if cell else None
-                status = "missing" if cell is None else "unanswered" if text in ("", WRITTEN_STUB, "YOUR ANSWER HERE") else "manual"
+                blank = text in ("", WRITTEN_STUB, "YOUR ANSWER HERE")
+                status = "missing" if cell is None else "unanswered" if blank else "manual"
                 message = {"missing": "the written answer cell was deleted", "manual": "graded by hand",
                            "unanswered": "the written answer is empty or the placeholder"}[status]
                 out.append(ExerciseResult(label, "manual", status, None if status == "manual" else 0.0,

@@ -38,7 +38,8 @@ def _binds(packages) -> list[str]:
             args += ["--symlink", os.readlink(p), p]
         elif os.path.isdir(p):
             args += ["--ro-bind", p, p]
-    dirs = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)))}
+    python = os.path.dirname(os.path.realpath(sys.executable))
+    dirs = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, python)}
     dirs |= {os.path.realpath(p) for p in sys.path if p and "-packages" in p and os.path.isdir(p)}
     mapped = {}  # setuptools' editable finders map packages (sslteach.results) to their folders
     for finder in sys.meta_path:
@@ -90,7 +91,8 @@ class Kernel:
 
         self.workdir = Path(tempfile.mkdtemp(prefix="sslteach-grade-"))
         (self.workdir / "home").mkdir()
-        prefix = [shutil.which("prlimit"), f"--as={int(memory)}", "--"] if memory and shutil.which("prlimit") else []
+        limit = shutil.which("prlimit") if memory else None
+        prefix = [limit, f"--as={int(memory)}", "--"] if limit else []
         prefix += _bwrap_prefix(str(self.workdir), packages) if sandbox else []
 
         class Manager(KernelManager):

@@ -31,8 +31,8 @@ MANIFEST_KEY = "sslteach_assignment"
 CODE_STUB = 'raise NotImplementedError("write your solution in this cell")'
 WRITTEN_STUB = "**Your answer.** Write your derivation or explanation here (Markdown and LaTeX)."
 #: The Markdown cell put under the title of every copy: how the notebook is graded.
-GRADING_RULES = """**How this notebook is graded.** Your instructor runs the cells your answers need in a fresh
-kernel, without network access and with a time and a memory limit. For each exercise graded
+GRADING_RULES = """**How this notebook is graded.** Your instructor runs the cells your answers need in a
+fresh kernel, without network access and with a time and a memory limit. For each exercise graded
 automatically, the grader then calls the functions the exercise names on inputs drawn when it
 grades, and compares the values they return with the model solution's. The check cells below
 the exercises are for your feedback; the grade comes from those calls.
@@ -59,7 +59,8 @@ def _nbgrader(grade_id, *, solution=False, grade=False, locked=False) -> dict:
 
 
 def _cell(kind: str, text: str, cell_id: str, nbgrader: dict | None = None) -> dict:
-    cell = {"cell_type": kind, "id": cell_id, "metadata": {"nbgrader": nbgrader} if nbgrader else {}, "source": text}
+    meta = {"nbgrader": nbgrader} if nbgrader else {}
+    cell = {"cell_type": kind, "id": cell_id, "metadata": meta, "source": text}
     return {**cell, "outputs": [], "execution_count": None} if kind == "code" else cell
 
 
@@ -78,7 +79,8 @@ def _hint(label: str, solution: str, checks: list[str]) -> str:
             names[node.name] = node.name
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                names.update({n.id: n.id for n in ast.walk(t) if isinstance(n, ast.Name) and n.id not in names})
+                found = [n.id for n in ast.walk(t) if isinstance(n, ast.Name)]
+                names.update({n: n for n in found if n not in names})
     needed = [sig for name, sig in names.items() if name in used]
     return "\n".join(lines + (["# The check cell below uses: " + ", ".join(needed)] if needed else []))
 
@@ -191,7 +193,8 @@ def release(nb, *, name="notebook", tests=None, seed=0) -> tuple[dict, dict]:
     """
     exercises, tests = parse_exercises(nb), dict(tests or {})
     if not exercises:
-        raise ValueError(f"{name} has no exercises in the book's format (```{{exercise}} with :label: chN-ex-...).")
+        raise ValueError(f"{name} has no exercises in the book's format "
+                         "(```{exercise} with :label: chN-ex-...).")
     labels = {e.label for e in exercises}
     if set(tests) - labels:
         raise ValueError(f"{name}: the tests have sections for {', '.join(sorted(set(tests) - labels))}, "
@@ -202,7 +205,8 @@ def release(nb, *, name="notebook", tests=None, seed=0) -> tuple[dict, dict]:
     for cells in (student, instructor):
         cells.insert(1 if titled else 0, _cell("markdown", GRADING_RULES, "grading-rules"))
     student, instructor = _render(student), _render(instructor)
-    manifest = {"version": 3, "source": name, "seed": int(seed), "exercises": entries, "locked": _locked(student)}
+    manifest = {"version": 3, "source": name, "seed": int(seed), "exercises": entries,
+                "locked": _locked(student)}
     return tuple(
         {"cells": cells, "nbformat": 4, "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
          "metadata": {**copy.deepcopy(nb.get("metadata", {})), MANIFEST_KEY: {**manifest, "role": role}}}
@@ -248,7 +252,8 @@ def release_notebooks(paths, out, *, tests=(), seed=None, force=False) -> tuple[
             given[label] = Path(f)
     for path in map(Path, paths):
         if not path.is_file():
-            raise ValueError(f"{path} does not exist: pass a notebook such as notebooks/00_foundations.ipynb.")
+            raise ValueError(f"{path} does not exist: pass a notebook such as "
+                             "notebooks/00_foundations.ipynb.")
         try:
             nb = json.loads(path.read_text(encoding="utf-8"))
         except ValueError as exc:
@@ -257,9 +262,11 @@ def release_notebooks(paths, out, *, tests=(), seed=None, force=False) -> tuple[
         if not exercises:
             skipped.append(path)
             continue
-        files = {given[e.label] for e in exercises if e.label in given} if tests else {book_tests(path.stem)} - {None}
+        files = {given[e.label] for e in exercises if e.label in given}
+        files = files if tests else {book_tests(path.stem)} - {None}
         if len(files) > 1:
-            raise ValueError(f"{path.name}: its hidden tests must be in one file, not {sorted(map(str, files))}.")
+            raise ValueError(f"{path.name}: its hidden tests must be in one file, not "
+                             f"{sorted(map(str, files))}.")
         file = next(iter(files), None)
         labels = {e.label for e in exercises}
         src = {k: v for k, v in read_tests(file).items() if k in labels or not tests} if file else {}
@@ -272,11 +279,12 @@ def release_notebooks(paths, out, *, tests=(), seed=None, force=False) -> tuple[
         raise ValueError(f"the tests have sections for {', '.join(sorted(extra))}, which no notebook has.")
     if not plans:
         raise ValueError("none of the notebooks has exercises: " + ", ".join(p.name for p in skipped))
-    targets = [(out / "student" / p.name, out / "instructor" / p.name, out / "instructor" / f"{p.stem}.tests.py")
-               for p, *_ in plans]
+    targets = [(out / "student" / p.name, out / "instructor" / p.name,
+                out / "instructor" / f"{p.stem}.tests.py") for p, *_ in plans]
     existing = [str(t) for trio in targets for t in trio if t.exists()]
     if existing and not force:
-        raise ValueError(f"{existing[0]} (and {len(existing) - 1} more) exist: pass --force to overwrite them, "
+        raise ValueError(f"{existing[0]} (and {len(existing) - 1} more) exist: pass --force to overwrite "
+                         "them, "
                          "or choose another --out.")
     for (_, student, instructor, text), trio in zip(plans, targets, strict=True):
         for target, content in zip(trio, (student, instructor), strict=False):

@@ -19,7 +19,8 @@ from pathlib import Path
 
 #: The columns before the assignments' in the gradebook (Canvas's import needs them).
 GRADEBOOK_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-DETAIL_COLUMNS = ["student", "submission", "seed", "label", "kind", "status", "points", "max_points", "message"]
+DETAIL_COLUMNS = ["student", "submission", "seed", "label", "kind", "status", "points", "max_points",
+                  "message"]
 
 
 @dataclass
@@ -67,7 +68,8 @@ class Report:
         """One dict per result (an unreadable submission: one row saying why, 0 points)."""
         head = {"student": self.student, "submission": self.submission, "seed": self.seed}
         if not self.readable:
-            return [{**head, "label": "", "kind": "", "status": "unreadable", "points": 0.0, "max_points": 0.0,
+            return [{**head, "label": "", "kind": "", "status": "unreadable", "points": 0.0,
+                     "max_points": 0.0,
                      "message": "; ".join(self.problems)}]
         return [{**head, **asdict(r)} for r in self.exercises]
 
@@ -127,7 +129,8 @@ def write_gradebook(reports, target, assignment: str) -> None:
         with open(target, newline="", encoding="utf-8-sig") as fh:
             reader = csv.DictReader(fh)
             if not set(GRADEBOOK_COLUMNS) <= set(reader.fieldnames or ()):
-                raise ValueError(f"{target} is not a gradebook this grader wrote: choose another --gradebook file.")
+                raise ValueError(f"{target} is not a gradebook this grader wrote: choose another "
+                                 "--gradebook file.")
             columns = list(reader.fieldnames)
             rows = {row["SIS Login ID"]: row for row in reader}
     columns += [assignment] if assignment not in columns else []

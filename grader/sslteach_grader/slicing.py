@@ -48,19 +48,34 @@ def defines(code: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def _bound(target) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)} if target is not None else set()
+
+
 def _free(node, bound=frozenset()):
-    """Names a node reads that it does not bind itself (parameters and locals excluded)."""
+    """Names a node reads before binding them (parameters, locals, loop and ``as`` targets excluded;
+    a module's statements in order, each seeing what the earlier ones bound)."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
         a = node.args
-        params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        params = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x}
         body = node.body if isinstance(node.body, list) else [node.body]
         local = set().union(*(defines(ast.unparse(b)) for b in body))
         inner = set().union(*(_free(b, bound | params | local) for b in body))
         outer = [*a.defaults, *(d for d in a.kw_defaults if d), *getattr(node, "decorator_list", [])]
         return inner | set().union(*(_free(d, bound) for d in outer))
+    if isinstance(node, ast.Module):
+        out, seen = set(), set(bound)
+        for stmt in node.body:
+            out |= _free(stmt, frozenset(seen))
+            seen |= defines(ast.unparse(stmt))
+        return out
     if isinstance(node, ast.Name):
         return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
-    return set().union(*(_free(c, bound) for c in ast.iter_child_nodes(node)))
+    inner = bound | _bound(getattr(node, "target", None) if isinstance(node, ast.For | ast.AsyncFor) else None)
+    inner |= {node.name} if isinstance(node, ast.ExceptHandler) and node.name else set()
+    inner |= set().union(*(_bound(g.target) for g in getattr(node, "generators", [])))
+    inner |= set().union(*(_bound(i.optional_vars) for i in getattr(node, "items", [])))
+    return set().union(*(_free(c, inner) for c in ast.iter_child_nodes(node)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -97,17 +112,36 @@ def slice_statements(code: str, need: set[str]) -> tuple[str, set[str]]:
     return "\n".join(reversed(taken)), need
 
 
-def needed(sources: list[str], keep: set[int], names=()) -> list[int]:
-    """Indices of the cells to run so that the cells in ``keep`` (and the names ``names``) work.
+@functools.lru_cache(maxsize=4096)
+def _imported(code: str) -> frozenset[str]:
+    try:
+        tree = parse(code)
+    except SyntaxError:
+        return frozenset()
+    return frozenset((a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                     if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names)
 
-    >>> needed(["import numpy as np", "a = np.ones(3)", "b = 2", "c = a + 1", "def f(): return c"], {4})
+
+def needed(sources: list[str], keep: set[int], names=()) -> list[int]:
+    """Indices of the cells to run so that the cells in ``keep`` (and the names ``names``) work: walking
+    back, a cell is taken when it binds a name still needed (a name bound only by an import, from the
+    first cell that imports it: importing again binds the same module).
+
+    >>> needed(["import numpy as np", "a = np.ones(3)", "import numpy as np; b = 2", "c = a + 1",
+    ...         "def f(): return np.sum(c)"], {4})
     [0, 1, 3, 4]
     """
+    first = {}
+    for i, code in enumerate(sources):
+        for name in defines(code):
+            first.setdefault(name, i)
     need, taken = set(names), []
     for i in range(len(sources) - 1, -1, -1):
-        if i in keep or defines(sources[i]) & need:
+        bound = defines(sources[i])
+        hit = {n for n in bound & need if n not in _imported(sources[i]) or first[n] == i}
+        if i in keep or hit:
             taken.append(i)
-            need = (need - defines(sources[i])) | uses(sources[i])
+            need = (need - bound) | uses(sources[i])
     return sorted(taken)
 
 
