@@ -234,63 +234,61 @@ def book_tests(stem: str) -> Path | None:
     return Path(str(path)) if path.is_file() else None
 
 
+def _read(path, given, tests) -> tuple | None:
+    """``(notebook, its tests {label: source}, the tests file)`` of a master notebook to release, or
+    None when it has no exercises; ``ValueError`` when it or its tests cannot be used."""
+    if not path.is_file():
+        raise ValueError(f"{path} does not exist: pass a notebook such as notebooks/00_foundations.ipynb.")
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path} is not a notebook (JSON): {exc}") from exc
+    exercises = parse_exercises(nb)
+    if not exercises:
+        return None
+    files = {given[e.label] for e in exercises if e.label in given}
+    files = files if tests else {book_tests(path.stem)} - {None}
+    if len(files) > 1:
+        raise ValueError(f"{path.name}: its grading tests must be in one file, not {sorted(map(str, files))}")
+    file = next(iter(files), None)
+    labels = {e.label for e in exercises}
+    return nb, {k: v for k, v in read_tests(file).items() if k in labels or not tests} if file else {}, file
+
+
 def release_notebooks(paths, out, *, tests=(), seed=None, force=False) -> tuple[list, list]:
     """Release every notebook of ``paths`` into ``out``; ``(written, skipped)``, where ``written``
     lists ``(student, instructor, tests)`` paths and ``skipped`` the notebooks without exercises.
 
     Every input is checked before anything is written: the notebooks and their format, the
-    hidden tests (``tests``: files of sections; by default the book's own for each notebook), and
+    grading tests (``tests``: files of sections; by default the book's own for each notebook), and
     the outputs, which must not exist unless ``force``. ``seed`` (default: a new one per notebook)
-    draws the hidden tests' inputs when grading.
+    draws the tests' inputs when grading.
     """
-    plans, skipped, out = [], [], Path(out)
-    given = {}
+    given, out = {}, Path(out)
     for f in tests:
         for label in read_tests(f):
             if label in given:
                 raise ValueError(f"{label} has a section in both {given[label]} and {f}.")
             given[label] = Path(f)
-    for path in map(Path, paths):
-        if not path.is_file():
-            raise ValueError(f"{path} does not exist: pass a notebook such as "
-                             "notebooks/00_foundations.ipynb.")
-        try:
-            nb = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise ValueError(f"{path} is not a notebook (JSON): {exc}") from exc
-        exercises = parse_exercises(nb)
-        if not exercises:
-            skipped.append(path)
-            continue
-        files = {given[e.label] for e in exercises if e.label in given}
-        files = files if tests else {book_tests(path.stem)} - {None}
-        if len(files) > 1:
-            raise ValueError(f"{path.name}: its hidden tests must be in one file, not "
-                             f"{sorted(map(str, files))}.")
-        file = next(iter(files), None)
-        labels = {e.label for e in exercises}
-        src = {k: v for k, v in read_tests(file).items() if k in labels or not tests} if file else {}
-        s = secrets.randbelow(2**31) if seed is None else int(seed)
-        student, instructor = release(nb, name=path.name, tests=src, seed=s)
-        preamble, secs = sections(file) if file else ("", {})
-        text = preamble + "".join(body for lab, (_, body) in secs.items() if lab in src)
-        plans.append((path, student, instructor, text))
-    if given and (extra := set(given) - {e for _, s, _, _ in plans for e in _labels(s)}):
-        raise ValueError(f"the tests have sections for {', '.join(sorted(extra))}, which no notebook has.")
-    if not plans:
+    read = {Path(p): _read(Path(p), given, tests) for p in paths}
+    skipped, todo = [p for p, r in read.items() if r is None], {p: r for p, r in read.items() if r}
+    if not todo:
         raise ValueError("none of the notebooks has exercises: " + ", ".join(p.name for p in skipped))
+    if extra := set(given) - {lab for _, src, _ in todo.values() for lab in src}:
+        raise ValueError(f"the tests have sections for {', '.join(sorted(extra))}, which no notebook has.")
     targets = [(out / "student" / p.name, out / "instructor" / p.name,
-                out / "instructor" / f"{p.stem}.tests.py") for p, *_ in plans]
-    existing = [str(t) for trio in targets for t in trio if t.exists()]
-    if existing and not force:
+                out / "instructor" / f"{p.stem}.tests.py") for p in todo]
+    if (existing := [str(t) for trio in targets for t in trio if t.exists()]) and not force:
         raise ValueError(f"{existing[0]} (and {len(existing) - 1} more) exist: pass --force to overwrite "
-                         "them, "
-                         "or choose another --out.")
-    for (_, student, instructor, text), trio in zip(plans, targets, strict=True):
-        for target, content in zip(trio, (student, instructor), strict=False):
+                         "them, or choose another --out.")
+    copies = [release(nb, name=p.name, tests=src, seed=secrets.randbelow(2**31) if seed is None else seed)
+              for p, (nb, src, _) in todo.items()]
+    for (_, src, file), (student, instructor), trio in zip(todo.values(), copies, targets, strict=True):
+        for target, content in ((trio[0], student), (trio[1], instructor)):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(content, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        if text:
+        preamble, secs = sections(file) if file else ("", {})
+        if text := preamble + "".join(body for lab, (_, body) in secs.items() if lab in src):
             trio[2].write_text(text, encoding="utf-8")
     return targets, skipped
 

@@ -71,7 +71,7 @@ def _free(node, bound=frozenset()):
         return out
     if isinstance(node, ast.Name):
         return {node.id} if isinstance(node.ctx, ast.Load) and node.id not in bound else set()
-    inner = bound | _bound(getattr(node, "target", None) if isinstance(node, ast.For | ast.AsyncFor) else None)
+    inner = bound | (_bound(node.target) if isinstance(node, ast.For | ast.AsyncFor) else set())
     inner |= {node.name} if isinstance(node, ast.ExceptHandler) and node.name else set()
     inner |= set().union(*(_bound(g.target) for g in getattr(node, "generators", [])))
     inner |= set().union(*(_bound(i.optional_vars) for i in getattr(node, "items", [])))

@@ -242,18 +242,18 @@ def source_violation(spec: Spec, answer_sources, all_sources) -> str:
     return f"your answer must call {', '.join(missing)}" if missing else ""
 
 
-def growth(sizes, times, floor=0.03) -> float:
+def growth(sizes, times, floor=0.03, rise=0.1) -> float:
     """The power of n that three times grow like: the larger of the slope between the two largest
     sizes (a time under ``floor`` seconds, the CPU clock's noise, counted as ``floor``) and the power
     ``p`` whose increments ``n3^p - n2^p`` and ``n2^p - n1^p`` have the times' ratio, which a fixed
-    time added to every call does not change (read when the times rise by over ``floor``).
+    time added to every call does not change (read when each increment is over ``rise`` seconds).
 
-    >>> round(growth((100, 200, 400), (1.0 + 1e-2, 1.0 + 4e-2, 1.0 + 16e-2), floor=0.001), 3)  # n^2 + 1
+    >>> round(growth((100, 200, 400), (1.0 + 0.2, 1.0 + 0.8, 1.0 + 3.2)), 3)  # n^2, 1 s added to each
     2.0
     """
     (n1, n2, n3), (t1, t2, t3) = sizes, times
     slope = math.log(max(t3, floor) / max(t2, floor)) / math.log(n3 / n2)
-    if not (t1 < t2 < t3 and t2 - t1 >= floor):
+    if not (t2 - t1 >= rise and t3 - t2 >= rise):
         return slope
     want = math.log((t3 - t2) / (t2 - t1))
     lo, hi = 0.05, 12.0

@@ -154,7 +154,7 @@ def _verdicts(graded, stem, kind):
     """``[(label, set number, [why per seed])]``."""
     return [
         (label, k, why)
-        for k, verdict in enumerate(graded[stem, kind, None])
+        for k, verdict in enumerate(graded.get((stem, kind, None), []))
         for label, why in verdict.items()
     ]
 
