@@ -1,13 +1,13 @@
-"""nbgrader settings for the book's chapters (book/instructors.md, "Using nbgrader instead").
+"""nbgrader settings for the book's chapters (book/grading.md, "Using nbgrader instead").
 
 Append this file to the nbgrader_config.py of your course, after ``nbgrader quickstart``:
 
     nbgrader quickstart mycourse
     cat /path/to/this/repository/nbgrader_config.py >> mycourse/nbgrader_config.py
 
-Later settings win, so these replace quickstart's. tests/test_assignments.py runs nbgrader's
-generate_assignment and autograde with this file and checks that the literals below are the
-ones of sslteach.assignments (CODE_STUB, WRITTEN_STUB, DEFAULT_TIMEOUT).
+Later settings win, so these replace quickstart's. grader/tests/test_grader_book.py runs nbgrader's
+generate_assignment with this file and checks that the literals below are the ones of
+sslteach_grader.release (CODE_STUB, WRITTEN_STUB, DEFAULT_TIMEOUT).
 """
 
 c = get_config()  # noqa: F821 (nbgrader defines get_config when it reads this file)
@@ -16,8 +16,8 @@ c = get_config()  # noqa: F821 (nbgrader defines get_config when it reads this f
 # nbgrader's default, 30 s per cell, interrupts cells of chapters 2 to 4, and every later
 # cell that needs the interrupted one's variables then fails too. Their slowest cells take
 # up to 61 s on a loaded 2-core machine with one BLAS thread per kernel (113 s with
-# OpenBLAS's default threads); 300 s is five times the first (book/instructors.md has the
-# numbers). `python -m sslteach.assignments grade` uses the same default.
+# OpenBLAS's default threads); 300 s is five times the first. `python -m sslteach.assignments
+# grade` uses the same default.
 c.Execute.timeout = 300
 # A cell past the limit is interrupted (KeyboardInterrupt) and the next cell runs; the
 # interrupted cell's answer scores 0.

@@ -4,9 +4,10 @@
                                      [--no-sandbox]
     python benchmarks/bench_grade.py --execute [--chapter 00_foundations --chapter ...]
 
-Releases the chapter into a temporary folder, makes ``--n`` submissions (half copies of
-the instructor copy, every answer right, half of the untouched student copy), and grades
-them all with one :class:`sslteach.teach.assignments.Grader` (what ``python -m
+Releases the chapter into a temporary folder, makes ``--n`` submissions (copies of the
+instructor copy: every answer right, so every hidden test and cost test runs; an untouched
+copy needs no kernel and takes no time), and grades
+them all with one :class:`sslteach_grader.grading.Grader` (what ``python -m
 sslteach.assignments grade --jobs J`` runs): the reference values once, then the
 submissions ``--jobs`` at a time. Prints the time of the reference step, the median and
 largest seconds per submission (wall time of its own grading, kernel start to report),
@@ -31,7 +32,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from sslteach.teach.assignments import Grader, release_notebook, submission_names
+from sslteach_grader.grading import Grader
+from sslteach_grader.release import release_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +58,7 @@ def execute_chapters(chapters) -> None:
     for chapter in chapters:
         tmp = Path(tempfile.mkdtemp(prefix="bench-exec-"))
         try:
-            _, instructor = release_notebook(ROOT / "notebooks" / f"{chapter}.ipynb", tmp / "hw")
+            instructor = release_notebooks([ROOT / "notebooks" / f"{chapter}.ipynb"], tmp / "hw")[0][0][1]
             nb = nbformat.read(str(instructor), as_version=4)
             client = NotebookClient(
                 nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp)}}
@@ -97,48 +99,44 @@ def main(argv=None) -> int:
         raise SystemExit("--n must be at least 2 and --jobs at least 1")
     tmp = Path(tempfile.mkdtemp(prefix="bench-grade-"))
     try:
-        student, instructor = release_notebook(ROOT / "notebooks" / f"{args.chapter}.ipynb", tmp / "hw")
+        [(student, instructor, _)], _ = release_notebooks(
+            [ROOT / "notebooks" / f"{args.chapter}.ipynb"], tmp / "hw"
+        )
         subs = []
         for k in range(args.n):
-            source = instructor if k % 2 == 0 else student
+            source = instructor
             target = tmp / "submitted" / f"s{k:03d}" / source.name
             target.parent.mkdir(parents=True)
             shutil.copy(source, target)
             subs.append(target)
-        grader = Grader(reference=student, instructor=instructor, sandbox=not args.no_sandbox, seed=0)
+        grader = Grader(student, instructor=instructor, sandbox=not args.no_sandbox, seed=0)
         t0 = time.perf_counter()
-        grader.specs_and_refs(grader.reference.metadata["sslteach_assignment"])
+        grader.reference([grader.seed])
         t_ref = time.perf_counter() - t0
 
-        def one(pair):
-            path, name = pair
+        def one(path):
             start = time.perf_counter()
-            report = grader.grade(path, name=name)
+            report = grader.grade(path, name=path.parent.name)
             return time.perf_counter() - start, report
 
         start = time.perf_counter()
         with ThreadPoolExecutor(args.jobs) as pool:
-            done = list(pool.map(one, zip(subs, submission_names(subs), strict=True)))
+            done = list(pool.map(one, subs))
         wall = time.perf_counter() - start
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     secs = [d for d, _ in done]
-    right = [r.score == r.max_auto for k, (_, r) in enumerate(done) if k % 2 == 0]
-    zero = [r.score == 0 for k, (_, r) in enumerate(done) if k % 2 == 1]
+    right = [r.score == r.max_auto for _, r in done]
     print(f"chapter {args.chapter}: {args.n} submissions, --jobs {args.jobs}, sandbox {not args.no_sandbox}")
     print(f"  reference values (once per run): {t_ref:.1f} s")
     print(f"  per submission: median {statistics.median(secs):.2f} s, largest {max(secs):.2f} s")
     print(f"  whole run: {wall:.1f} s ({wall / args.n:.2f} s per submission)")
     label = "measured" if args.n >= 100 else "projected from this run"
     print(f"  100 submissions: {t_ref + wall / args.n * 100:.0f} s ({label}, reference step included)")
-    print(
-        f"  grades: instructor copies with full marks {sum(right)}/{len(right)}, "
-        f"untouched copies with 0 {sum(zero)}/{len(zero)}"
-    )
+    print(f"  grades: instructor copies with full marks {sum(right)}/{len(right)}")
     for k, (_, r) in enumerate(done):  # say why a copy did not get the grade it should
         for row in r.rows():
-            wrong = row["status"] != "passed" if k % 2 == 0 else row["points"] > 0
-            if row["kind"] == "auto" and wrong:
+            if row["kind"] == "auto" and row["status"] != "passed":
                 print(f"  submission {k}: {row['label']} {row['status']}: {row['message']}")
     return 0
 

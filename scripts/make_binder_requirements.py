@@ -30,8 +30,8 @@ TOP_LEVEL = ROOT / "requirements.txt"
 BINDER = ROOT / "binder" / "requirements.txt"
 RUNTIME = ROOT / "binder" / "runtime.txt"
 
-#: sslteach's dependencies that a reader of the notebooks does not need: only
-#: ``sslteach.assignments`` (the instructors' release/grade tool) imports them, and Binder's
+#: Packages that a reader of the notebooks does not need from sslteach's dependencies: only the
+#: grader (``sslteach-grader``, the instructors' release/grade tool) imports them, and Binder's
 #: Jupyter server environment, which the kernel runs in, has its own copies.
 NOT_FOR_READERS = {"nbformat", "nbclient", "ipykernel"}
 

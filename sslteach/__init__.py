@@ -9,8 +9,8 @@ Reading map (the afternoon's order; the API pages' index has the key functions p
    :mod:`~sslteach.cluster_kernels`, :mod:`~sslteach.spectral_kernels`, :mod:`~sslteach.ksc`;
 3. ``sslteach.protocols``: the chapters' experiment protocols (Table 1's candidates and
    selection, Chapter 4's protocol, Chapter 5's comparison), sharing the estimators' rules;
-4. ``sslteach.teach`` (optional extra ``sslteach[teach]``): assignments, the MyST converter,
-   the scorecard (``python -m sslteach.assignments release|grade``).
+4. ``sslteach.teach``: the MyST converter and the scorecard (the grader,
+   ``python -m sslteach.assignments release|grade``, is the package ``sslteach-grader``).
 
 Conventions: labels follow ``sklearn.semi_supervised``, one entry per point and ``-1`` for
 unlabelled (``_validation.check_labels`` is the one label checker); every tolerance and tie

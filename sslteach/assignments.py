@@ -1,35 +1,22 @@
-"""Course assignments from the chapters' exercises: ``python -m sslteach.assignments release|grade``.
+"""``python -m sslteach.assignments release|grade``: the book's grader, kept under its old name.
 
-A thin entry point kept for its command and its names: the code lives in
-:mod:`sslteach.teach.assignments` (release, integrity checks and grading) and
-:mod:`sslteach.teach.hidden` (the hidden tests run outside the student's kernel), imported
-only when a name is used, so that ``import sslteach`` needs neither nbformat nor a Jupyter
-kernel. Every public name of :mod:`sslteach.teach.assignments` is reachable from here:
-
->>> from sslteach import assignments
->>> assignments.CODE_STUB
-'raise NotImplementedError("write your solution in this cell")'
+The grader is a package of its own, ``sslteach-grader`` (the folder ``grader/`` of the
+repository, which ``requirements.txt`` installs); this module only hands the command over to it.
 """
 
 import sys
 
 
-def __getattr__(name):
-    from sslteach.teach import assignments as _impl
-
+def main(argv=None) -> int:
+    """Run ``sslteach_grader``'s command line; exit status 2 with advice when it is not installed."""
     try:
-        return getattr(_impl, name)
-    except AttributeError:
-        raise AttributeError(f"module 'sslteach.assignments' has no attribute {name!r}") from None
-
-
-def __dir__():
-    from sslteach.teach import assignments as _impl
-
-    return sorted(set(globals()) | set(dir(_impl)))
+        from sslteach_grader.cli import main as grader_main
+    except ImportError:
+        print("error: the grader is a package of its own: from a clone of the repository, "
+              "pip install -e ./grader", file=sys.stderr)
+        return 2
+    return grader_main(argv, prog="python -m sslteach.assignments")
 
 
 if __name__ == "__main__":
-    from sslteach.teach.assignments import main
-
     sys.exit(main())

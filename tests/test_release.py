@@ -216,7 +216,13 @@ def test_wheel_installs_into_a_fresh_venv_and_serves_the_notebooks(tmp_path):
     results = sorted(p.stem for p in (ROOT / "scripts" / "results").glob("*.json"))
     assert all(f"sslteach/results/{r}.json" in names for r in results), "the wheel lacks results files"
     assert any(n.startswith("sslteach/data/") for n in names), "the wheel lacks the vendored data"
-    assert not any(n.startswith(("notebooks/", "tests/", "scripts/")) for n in names)
+    assert not any(n.startswith(("notebooks/", "tests/", "scripts/", "grader/")) for n in names)
+    # no grading test and no grader: they are the package sslteach-grader (grader/), not sslteach
+    assert not [n for n in names if "hidden" in n or n.startswith("sslteach/teach/") and "assign" in n]
+    for n in names:
+        if n.endswith((".py", ".json", ".ipynb")):
+            text = zipfile.ZipFile(wheel).read(n).decode("utf-8", "replace")
+            assert not re.search(r"def cases\(rng|# %% ch\d|hidden.test", text), n
     meta = zipfile.ZipFile(wheel).read(f"sslteach-{VERSION}.dist-info/METADATA").decode()
     for label, url in PYPROJECT["project"]["urls"].items():  # what PyPI's sidebar will link
         assert f"Project-URL: {label}, {url}" in meta, f"the wheel's metadata lacks {label}"

@@ -1,1 +1,1 @@
-"""Teaching tools: assignments (release and grade), the MyST converter, the scorecard."""
+"""Teaching tools the book uses: the MyST converter (reader notebooks) and the scorecard."""
