@@ -1,6 +1,7 @@
 """The instructors' chapter map (scripts/make_chapter_map.py) draws what the pages state."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,3 +28,9 @@ def test_the_committed_map_is_the_one_the_script_draws(tmp_path):
         "book/figures/chapter_map.svg is stale: run python scripts/make_chapter_map.py"
     )
 
+
+def test_the_guide_shows_the_map_with_alt_text():
+    guide = (ROOT / "book" / "instructors.md").read_text()
+    m = re.search(r"```\{figure\} figures/chapter_map\.\*\n(.*?)\n```", guide, re.S)
+    assert m, "book/instructors.md must show figures/chapter_map.*"
+    assert re.search(r"^:alt: \S.{40,}$", m.group(1), re.M), "the figure needs alt text"
