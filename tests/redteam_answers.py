@@ -962,7 +962,7 @@ _add(MORE_WRONG, "05_comparison", "ch5-ex-one-nn",
      "one_nn_method = compare.Method('1-NN', 'exercise', ({},), one_nn)")
 
 # Red team 14: the reduced system of ch4-ex-ideal given to solve_sylvester (B = 0), OSQP and SCS
-# (clarabel, compiled with no Python layer, passes unseen: book/instructors.md says so); and
+# (clarabel, compiled with no Python layer, passes unseen: book/grading.md says so); and
 # ch0-ex-mds-eigs counting an eigenvalue that reaches tol x the largest without exceeding it
 _more("04_semi_supervised_ksc", "ch4-ex-ideal",
       "from scipy.linalg import solve_sylvester as _syl\n" + _REDUCED

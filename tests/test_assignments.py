@@ -161,7 +161,7 @@ c.IncludeHeaderFooter.header = "source/header.ipynb"
 
 @pytest.fixture(scope="module")
 def nbgrader_course(released, tmp_path_factory):
-    """The route of book/instructors.md: a course whose nbgrader_config.py is quickstart's
+    """The route of book/grading.md: a course whose nbgrader_config.py is quickstart's
     with the repository's appended (which drops quickstart's header notebook: there is
     none here, so nbgrader would fail if it still wanted one), every chapter's instructor
     copy in ``source/hw/``, then ``nbgrader generate_assignment hw``."""
