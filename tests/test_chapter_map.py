@@ -31,6 +31,6 @@ def test_the_committed_map_is_the_one_the_script_draws(tmp_path):
 
 def test_the_guide_shows_the_map_with_alt_text():
     guide = (ROOT / "book" / "instructors.md").read_text()
-    m = re.search(r"```\{figure\} figures/chapter_map\.\*\n(.*?)\n```", guide, re.S)
+    m = re.search(r"```\{image\} figures/chapter_map\.\*\n(.*?)\n```", guide, re.S)
     assert m, "book/instructors.md must show figures/chapter_map.*"
     assert re.search(r"^:alt: \S.{40,}$", m.group(1), re.M), "the figure needs alt text"
