@@ -484,3 +484,14 @@ def test_no_equation_reference_is_bracketed_twice():
     pages += [(p.name, p.read_text()) for p in sorted((ROOT / "book").glob("*.md"))]
     bad = [(name, m.group()) for name, text in pages for m in twice.finditer(text)]
     assert not bad, f"write {{eq}}`label` without brackets around it: {bad}"
+
+
+def test_myst_shown_in_a_literal_block_is_not_numbered():
+    """A page that shows the exercise format (````md ... ````) numbers nothing."""
+    nums = Numbers()
+    text = "````md\n```{exercise}\n:label: ch9-ex-a\nText.\n```\n````\n\n```{exercise}\n:label: ch9-ex-b\n```"
+    from sslteach.teach.myst import _scan
+
+    _scan(text, "notebooks/a", nums, {}, "")
+    assert "ch9-ex-a" not in nums.targets
+    assert nums.targets["ch9-ex-b"] == ("notebooks/a", "Exercise 1")

@@ -51,6 +51,7 @@ OPTION = re.compile(r"^[ \t]*:(?P<key>[\w-]+):[ \t]*(?P<value>.*)$")
 ROLE = re.compile(r"\{(?P<name>[a-zA-Z][\w:+-]*)\}`(?P<body>[^`]*)`")
 EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 LABELLED_EQ = re.compile(r"^[ \t]*\$\$.*?\$\$[ \t]*\((?P<label>[^()\s]+)\)[ \t]*$", re.M | re.S)
+LITERAL_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[ \t]*[\w+-]+[ \t]*$")  # with a language
 TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=[ \t]*$")
 
 
@@ -281,7 +282,18 @@ def _scan(text, doc, nums, counters, prefix=""):
     # labelled $$ equations and {math} directives, in the order they appear
     events = [(m.start(), "eq", m.group("label")) for m in LABELLED_EQ.finditer(joined)]
     pos = 0
+    literal = None  # the fence of a literal block with a language (```python, ````md): no MyST inside
     for i, line in enumerate(lines):
+        fence = LITERAL_FENCE.match(line)
+        if literal is not None:
+            if line.strip() == literal:
+                literal = None
+            pos += len(line) + 1
+            continue
+        if fence and not FENCE.match(line):
+            literal = fence.group("fence")
+            pos += len(line) + 1
+            continue
         m = FENCE.match(line)
         t = TARGET.match(line)
         if t:
