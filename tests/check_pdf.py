@@ -118,6 +118,10 @@ def raw_markers(pages: list[str]) -> list[str]:
     return found
 
 
+#: the last entries of the contents: a page of the contents holding only these is not blank
+CONTENTS_TAIL = {"Python Module Index", "Index"}
+
+
 def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[int]:
     """Pages (1-based) with no text but running heads and page numbers, and no image.
 
@@ -125,7 +129,8 @@ def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[i
     several pages (the book's title, a chapter's or section's title, "CONTENTS"); lines in
     the body of a page count as text however often they recur (a long table repeats its
     labels). The first page (the title page) and part pages ("Part II") are not blank pages,
-    nor is the index's last page holding a single entry ("X (SetCache attribute), 364").
+    nor is the index's last page holding a single entry ("X (SetCache attribute), 364"), nor
+    the contents' last page holding only its last entries (the module index and the index).
     """
     lines = [[line.strip() for line in text.splitlines() if line.strip()] for text in pages]
     seen = {}
@@ -140,7 +145,8 @@ def blank_pages(pages: list[str], image_pages: set[int] = frozenset()) -> list[i
         edge = set(range(min(3, len(page)))) | set(range(max(len(page) - 3, 0), len(page)))
         body = [x for i, x in enumerate(page)
                 if not (i in edge and (x in heads or ROMAN_OR_DIGITS.fullmatch(x)))]
-        if len(" ".join(body)) < 40 and not any(INDEX_ENTRY.fullmatch(x) for x in body):
+        if len(" ".join(body)) < 40 and not any(INDEX_ENTRY.fullmatch(x) for x in body) \
+                and not (body and set(body) <= CONTENTS_TAIL):
             blank.append(number)
     return blank
 

@@ -81,6 +81,11 @@ def test_blank_and_header_only_pages():
     index = [f"{head}\nS\nsigma() (SetCache method), 364\n{body}\nIndex\n{n}" for n in (396, 397)]
     last = f"{head}\nX\nX (SetCache attribute), 364\nIndex 398"
     assert check_pdf.blank_pages(["Title", *index, last, f"{head}\nX\nIndex 399"]) == [5]
+    # the contents' last page may hold only its last entries (as pdftotext reads it)
+    contents = f"{head}\nPython Module Index\n\nIndex\n\n389\n390\n\niv"
+    others = [f"{head}\n{n}\nChapter 1: X\n{body}" for n in (1, 2)]
+    assert check_pdf.blank_pages(["Title", contents, *others, "iv"]) == [5]
+    assert check_pdf.blank_pages(["Title", f"{head}\nIndex\nGlossary\n\niv", *others]) == [2]
 
 
 def test_latex_chapter_numbers_are_found():
