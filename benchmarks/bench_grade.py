@@ -33,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sslteach_grader.grading import Grader
+from sslteach_grader.kernel import Kernel
 from sslteach_grader.release import release_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +82,27 @@ def execute_chapters(chapters) -> None:
         print(f"{chapter} | {whole:.0f} s | {slow:.1f} s ({name})", flush=True)
 
 
+_KERNEL_CPU = []  # each kernel's CPU seconds, read (from outside, as the cost test does) before it closes
+
+
+def _count_kernels() -> None:
+    close = Kernel.close
+
+    def counted(self):
+        _KERNEL_CPU.append(self.cpu_seconds())
+        close(self)
+
+    Kernel.close = counted
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of every kernel closed so far."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime + sum(_KERNEL_CPU)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -109,6 +131,7 @@ def main(argv=None) -> int:
             target.parent.mkdir(parents=True)
             shutil.copy(source, target)
             subs.append(target)
+        _count_kernels()
         grader = Grader(student, instructor=instructor, sandbox=not args.no_sandbox, seed=0)
         t0 = time.perf_counter()
         grader.reference([grader.seed])
@@ -119,10 +142,10 @@ def main(argv=None) -> int:
             report = grader.grade(path, name=path.parent.name)
             return time.perf_counter() - start, report
 
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), _cpu()
         with ThreadPoolExecutor(args.jobs) as pool:
             done = list(pool.map(one, subs))
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, _cpu() - cpu0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     secs = [d for d, _ in done]
@@ -131,6 +154,7 @@ def main(argv=None) -> int:
     print(f"  reference values (once per run): {t_ref:.1f} s")
     print(f"  per submission: median {statistics.median(secs):.2f} s, largest {max(secs):.2f} s")
     print(f"  whole run: {wall:.1f} s ({wall / args.n:.2f} s per submission)")
+    print(f"  CPU time (the grader and its kernels): {cpu / args.n:.2f} s per submission")
     label = "measured" if args.n >= 100 else "projected from this run"
     print(f"  100 submissions: {t_ref + wall / args.n * 100:.0f} s ({label}, reference step included)")
     print(f"  grades: instructor copies with full marks {sum(right)}/{len(right)}")

@@ -79,7 +79,10 @@ def compare(case, got, want):
 
 # %% ch3-ex-zero-mu
 def cases(rng):
-    out = []
+    # fixed: T'1 = (2, -1, 3) with l = 2 rows, so that g built from the column means (half of T'1) gives
+    # twice the threshold on every seed
+    out = [Case("critical_beta", np.array([0.1, 0.5, 0.8]), np.array([[1.0, -1.0, 2.0], [1.0, 0.0, 1.0]]), 2.0,
+                name="lam = (0.1, 0.5, 0.8), T'1 = (2, -1, 3), eta = 2")]
     for eta in (1.5, 2.0):
         lam = np.sort(rng.uniform(0, 0.9, 5))
         out.append(Case("critical_beta", lam, rng.standard_normal((6, 5)), eta, name=f"eta = {eta}"))

@@ -2,6 +2,7 @@
 nbgrader's format, and a release checks every input before it writes anything."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -110,12 +111,14 @@ def test_nbgrader_turns_the_instructor_copy_into_our_student_copy(released, tmp_
     (tmp_path / "source" / "hw").mkdir(parents=True)
     shutil.copy(released[0] / "instructor" / f"{stem}.ipynb", tmp_path / "source" / "hw")
     nbgrader = Path(sys.executable).with_name("nbgrader")
+    path = os.pathsep.join([str(nbgrader.parent), os.environ.get("PATH", "")])  # nbgrader runs alembic
     res = subprocess.run(
         [str(nbgrader), "generate_assignment", "hw", "--force"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         timeout=600,
+        env={**os.environ, "PATH": path},
     )
     assert res.returncode == 0, res.stderr[-3000:]
     theirs = nbformat.read(str(tmp_path / "release" / "hw" / f"{stem}.ipynb"), as_version=4)

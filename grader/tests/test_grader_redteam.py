@@ -6,9 +6,10 @@ cost, which is timed with the first seed) earn nothing, and those it cannot (``H
 pass it, as the guide says. The instructor copy
 earns every point, the untouched copy none, and notebook-level tricks on Chapter 1 none.
 
-Cost: per chapter, one kernel grades all the answer sets of a table in turn (the chapter's cells
-run once, then each set's answer cells and its hidden tests on the 20 seeds' inputs); the
-instructor copy and the tricks are graded as submissions. In the sandbox when bwrap runs.
+Cost: per chapter, one kernel grades every answer set of the four tables in turn (the chapter's
+cells run once, then each set's answer cells and its grading tests on the 20 seeds' inputs); the
+instructor copy, the untouched copy and the tricks are graded as submissions. In the sandbox
+when bwrap runs.
 """
 
 import json
@@ -21,6 +22,7 @@ import pytest
 from sslteach_grader.grading import Grader
 from sslteach_grader.kernel import Kernel, sandbox_problem
 from sslteach_grader.release import release_notebooks
+from sslteach_grader.slicing import defines
 
 sys.path.insert(0, str(Path(__file__).parent))
 from redteam_answers import CORRECT, HAND_GRADED, SHORTCUTS, WRONG  # noqa: E402
@@ -28,7 +30,7 @@ from redteam_answers import CORRECT, HAND_GRADED, SHORTCUTS, WRONG  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = list(range(20))
 SANDBOX = not sandbox_problem()
-TABLES = {"correct": CORRECT, "wrong": WRONG, "shortcut": SHORTCUTS, "hand-graded": HAND_GRADED}
+TABLES = {"correct": CORRECT, "wrong": WRONG, "hand-graded": HAND_GRADED, "shortcut": SHORTCUTS}
 STEMS = sorted(set().union(*TABLES.values()))
 TRICK_STEM = "01_spectral_clustering"
 TRICKS = {
@@ -70,12 +72,15 @@ def grade_sets(grader, sets, seeds):
     kernel = Kernel(sandbox=grader.sandbox)
     try:
         grader._run_cells(kernel, rows, [c for c in grader._plan(union, seeds[0]) if c["role"] != "answer"])
-        out = []
+        out, chapter = [], set().union(*(defines(r["source"]) for r in rows if r["role"] != "answer"))
         for answers in sets:
             mine = [
                 dict(r, source=answers.get(_label(r), r["source"])) if r["role"] == "answer" else r
                 for r in rows
             ]
+            # what the earlier sets defined is gone: each set sees the chapter's names only
+            earlier = sorted(set().union(*(defines(src) for src in union_sources(union))) - chapter)
+            kernel.run(f"for _name in {earlier!r}:\n    globals().pop(_name, None)", 60)
             for label, source in answers.items():
                 assert kernel.run(source, 60)[0] in ("ok", "error"), label
             out.append(
@@ -88,6 +93,10 @@ def grade_sets(grader, sets, seeds):
         return out
     finally:
         kernel.close()
+
+
+def union_sources(rows):
+    return [r["source"] for r in rows if r["role"] == "answer"]
 
 
 def _label(row):
@@ -124,7 +133,7 @@ def graded(tmp_path_factory):
     graders = {s: Grader(root / "student" / f"{s}.ipynb", sandbox=SANDBOX, timeout=120) for s in STEMS}
     for s, g in graders.items():
         g.ref_path = root / "student" / f"{s}.ipynb"
-    jobs = [(s, kind, None) for s in STEMS for kind in TABLES if _sets(TABLES[kind], s)]
+    jobs = [(s, "tables", None) for s in STEMS]
     jobs += [(s, "copy", root / role / f"{s}.ipynb") for s in STEMS for role in ("instructor", "student")]
     tricks = {
         name: _submission(root / "student" / f"{TRICK_STEM}.ipynb", root / "tricks" / f"{name}.ipynb", [src])
@@ -141,13 +150,24 @@ def graded(tmp_path_factory):
     def run(job):
         stem, kind, path = job
         graders[stem].reference(SEEDS)  # the reference values of every seed, once per chapter
-        if path is None:
-            return job, grade_sets(graders[stem], _sets(TABLES[kind], stem), SEEDS)
-        return job, graders[stem].grade_seeds(path, SEEDS if kind == "copy" else SEEDS[:1])
+        if path is not None:
+            return [((stem, kind, path.parent.name), graders[stem].grade_seeds(path, SEEDS[:1]))]
+        # every table's answer sets in one kernel, the ruled-out routes last
+        sets = [
+            (kind, k, answers)
+            for kind, table in TABLES.items()
+            for k, answers in enumerate(_sets(table, stem))
+        ]
+        verdicts = grade_sets(graders[stem], [answers for _, _, answers in sets], SEEDS)
+        out = {}
+        for (kind, _, _), verdict in zip(sets, verdicts, strict=True):
+            out.setdefault((stem, kind, None), []).append(verdict)
+        return list(out.items())
 
     with ThreadPoolExecutor(2) as pool:
-        results = dict(pool.map(run, sorted(jobs, key=lambda j: j[2] is not None)))
-    return {(stem, kind, path.parent.name if path else None): r for (stem, kind, path), r in results.items()}
+        return dict(
+            pair for done in pool.map(run, sorted(jobs, key=lambda j: j[2] is not None)) for pair in done
+        )
 
 
 def _verdicts(graded, stem, kind):
