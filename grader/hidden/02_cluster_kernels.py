@@ -57,11 +57,9 @@ def cases(rng):
     return [Case("minimax_from_mst", rng.standard_normal((n, 2)), name=f"n = {n}") for n in (5, 17)]
 
 
-# sizes: an O(n^3) loop over stop-overs in numpy grows like n^2.8 to n^3 from 400 to 800 (at smaller sizes
-# its per-step overhead flattens it), the model solution like n^2; judged by the growth alone (max_slowdown
-# 0), since the model's walk is Python and a vectorised answer of a higher order can be as fast
-cost = dict(function="minimax_from_mst", sizes=(200, 400, 800), max_exponent=2.5, max_slowdown=0.0,
-            make=lambda n, rng: (rng.standard_normal((n, 2)),))
+# No cost test: an O(n^3) loop over stop-overs in numpy (Floyd-Warshall) is as fast as the model's O(n^2)
+# walk written in Python at the sizes a grader can time (it grew like n^2.8, the walk like n^2.0 to n^2.7,
+# from 400 to 800 on a loaded machine): the O(n^2) is graded by hand.
 
 
 # %% ch2-ex-center

@@ -890,13 +890,6 @@ SHORTCUTS = {  # ruled-out routes, caught (those the source check cannot see fir
         ),
         "ch2-ex-minimax": (
             (
-                "def minimax_from_mst(X):\n"
-                "    D = squareform(pdist(X))\n"
-                "    for k in range(len(D)):\n"
-                "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n"
-                "    return D"
-            ),
-            (
                 "import scipy.cluster._hierarchy as _hh\n"
                 "def _mst(d, n):\n"
                 "    return _hh.mst_single_linkage(d, n)\n"
@@ -1500,6 +1493,12 @@ HAND_GRADED = {
         "ch1-ex-cut-bound-general": (  # the library's function imported by code held in a string
             "exec('from sslteach.relaxation import cut_cost_lower_bound as _lib')\n"
             "def cut_bound_bruteforce(K):\n    return _lib(K)",
+        ),
+    },
+    "02_cluster_kernels": {
+        "ch2-ex-minimax": (  # Floyd-Warshall, O(n^3), in numpy: as fast as the O(n^2) walk in Python
+            "def minimax_from_mst(X):\n    D = squareform(pdist(X))\n    for k in range(len(D)):\n"
+            "        D = np.minimum(D, np.maximum(D[:, k, None], D[None, k, :]))\n    return D",
         ),
     },
     "03_spectral_kernel_learning": {
