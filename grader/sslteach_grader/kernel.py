@@ -158,17 +158,18 @@ class Kernel:
         """CPU seconds used so far by the kernel and every process it started (read from outside)."""
         import psutil
 
-        try:
+        try:  # the kernel itself must be readable: a time of 0 would pass any slow answer
             root = psutil.Process(self.km.provisioner.process.pid)
-            procs = [root, *root.children(recursive=True)]
-        except (psutil.Error, AttributeError):
-            return 0.0
-        total = 0.0
-        for p in procs:
+            t = root.cpu_times()
+            total = t.user + t.system + t.children_user + t.children_system
+            children = root.children(recursive=True)
+        except (psutil.Error, AttributeError) as exc:
+            raise RuntimeError(f"the kernel's CPU time cannot be read ({type(exc).__name__}: {exc})") from exc
+        for p in children:
             try:
                 t = p.cpu_times()
                 total += t.user + t.system + t.children_user + t.children_system
-            except psutil.Error:
+            except psutil.Error:  # a child that ended in between
                 pass
         return total
 

@@ -177,3 +177,19 @@ def test_the_student_is_the_folder_of_nbgraders_layout_even_graded_alone():
     assert student_of("/c/submitted/ana/hw1/ch.ipynb", "ch.ipynb") == "ana"
     assert student_of("subs/ana/ch.ipynb", "ana/ch.ipynb") == "ana"
     assert student_of("subs/ana.ipynb", "ana.ipynb") == "ana"
+
+
+def test_the_kernels_cpu_time_read_from_outside_follows_its_own_clock_and_never_reads_zero():
+    from sslteach_grader.kernel import Kernel
+
+    kernel = Kernel(sandbox=False)
+    try:
+        assert kernel.run("import time\nt0 = time.process_time()", 30) == ("ok", "")
+        before = kernel.cpu_seconds()
+        assert kernel.run("x = 0\nwhile time.process_time() - t0 < 0.5:\n    x += 1", 30) == ("ok", "")
+        spent = kernel.cpu_seconds() - before
+        assert 0.45 <= spent < 3.0, spent  # the kernel's own clock says at least 0.5 s
+    finally:
+        kernel.close()
+    with pytest.raises(RuntimeError, match="CPU time cannot be read"):
+        kernel.cpu_seconds()  # a kernel that is gone: an error, not a time of 0
