@@ -15,6 +15,7 @@ import pytest
 import scipy
 import scipy.sparse as sp
 import scipy.stats
+from oracles import sign_flip_p
 from sklearn.svm import SVC
 
 from sslteach.cluster_kernels import DataDependentSVC, hierarchical_cluster_kernel
@@ -312,17 +313,6 @@ def test_nemenyi_bad_input():
             compare.nemenyi_critical_difference(5, 10, alpha=alpha)
 
 
-def _sign_flip_p(d):
-    """Two-sided p of Wilcoxon's signed-rank statistic by listing every sign pattern (integer d:
-    zeros dropped, tied |d| given their mean rank, p = 2 x the smaller tail, at most 1)."""
-    d = np.asarray(d, dtype=np.int64)
-    d = d[d != 0]
-    if d.size == 0:
-        return 1.0
-    ranks = scipy.stats.rankdata(np.abs(d))  # halves at most: exact in floats
-    observed = ranks[d > 0].sum()
-    t = np.array(list(itertools.product([0, 1], repeat=d.size))) @ ranks
-    return min(1.0, 2 * min(np.mean(t <= observed), np.mean(t >= observed)))
 
 
 SCIPY_PERMUTES_TIES = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 15)
@@ -334,7 +324,7 @@ def test_signed_rank_test_against_enumeration_and_scipy():
         for rep in range(6):
             d = rng.integers(-4, 5, n)  # small values: ties and zeros
             got = compare.signed_rank_test(d)
-            assert got.pvalue == pytest.approx(_sign_flip_p(d), rel=1e-12, abs=1e-15), d
+            assert got.pvalue == pytest.approx(sign_flip_p(d), rel=1e-12, abs=1e-15), d
             assert got.n == int(np.sum(d != 0))
             # scipy's permutation p for n <= 13 with ties or zeros (about 1 s each at n = 13)
             if rep == 0 and np.any(d) and SCIPY_PERMUTES_TIES:
@@ -375,7 +365,7 @@ def test_float_accuracies_lose_a_tie_that_counts_keep():
     assert np.array_equal(np.rint(float_d * u / 100), d), "the floats are the counts, to round-off"
     counts = np.c_[ref + d, ref]  # correct points, method and reference
     out = compare.wilcoxon_holm(counts, ["linear", "SVC"], "SVC")[0]
-    assert out.p == _sign_flip_p(d) == 4 / 2**11, "the tie of the two -7 and the two -4 is kept"
+    assert out.p == sign_flip_p(d) == 4 / 2**11, "the tie of the two -7 and the two -4 is kept"
     assert scipy.stats.wilcoxon(float_d, method="exact").pvalue != out.p, "the floats see no tie"
     # the same tie in a set's mean accuracy: exact fractions tie where float means do not
     means = np.array([[Fraction(100 * int(k), u) for k in ks] for ks in (ref + d, ref)]).T
@@ -412,7 +402,7 @@ def test_wilcoxon_holm(seed):
     d = S - S[:, [0]]
     assert all(np.unique(np.abs(d[3:, j])).size < 9 for j in (1, 2, 3)), "ties among the |d|"
     assert np.sum(d[:, 2] == 0) >= 2, "zero differences"
-    ps = [_sign_flip_p(d[:, j]) for j in (1, 2)] + [_sign_flip_p(d[3:, 3])]
+    ps = [sign_flip_p(d[:, j]) for j in (1, 2)] + [sign_flip_p(d[3:, 3])]
     assert [o.p for o in out] == pytest.approx(ps, rel=1e-12), "p values differ from the enumeration"
     if SCIPY_PERMUTES_TIES:
         want = [scipy.stats.wilcoxon(x).pvalue for x in (d[:, 1], d[:, 2], d[3:, 3])]

@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from oracles import sign_flip_p
 
 from sslteach.teach import scorecard
 
@@ -125,22 +126,6 @@ def test_every_paper_number_has_the_rules_verdict(path):
     assert scorecard.load_results(path.stem) == data
 
 
-def _sign_flip_p(d):
-    """Two-sided p of Wilcoxon's signed-rank statistic by listing every sign pattern (integer d:
-    zeros dropped, tied |d| given their mean rank, p = 2 x the smaller tail, at most 1)."""
-    import itertools
-
-    import numpy as np
-    import scipy.stats
-
-    d = np.asarray(d, dtype=np.int64)
-    d = d[d != 0]
-    if d.size == 0:
-        return 1.0
-    ranks = scipy.stats.rankdata(np.abs(d))
-    observed = ranks[d > 0].sum()
-    t = np.array(list(itertools.product([0, 1], repeat=d.size))) @ ranks
-    return min(1.0, 2 * min(np.mean(t <= observed), np.mean(t >= observed)))
 
 
 def test_chapter2_paired_tests_are_exact_tests_on_counts():
@@ -170,7 +155,7 @@ def test_chapter2_paired_tests_are_exact_tests_on_counts():
         nz = np.abs(d[d != 0])
         ties += np.unique(nz).size < nz.size
         where = (c["protocol"], c["A"], c["B"], c["column"])
-        assert c["p"] == round(_sign_flip_p(d), 6), where  # stored to 6 decimals
+        assert c["p"] == round(sign_flip_p(d), 6), where  # stored to 6 decimals
         assert (c["wins A"], c["wins B"]) == (int(np.sum(d > 0)), int(np.sum(d < 0))), where
     assert ties > 100, "the comparisons have tied differences: the test can tell ties from none"
 
@@ -226,7 +211,7 @@ def test_halves_p_is_the_sign_flip_enumeration():
     rng = np.random.default_rng(0)
     for n in range(1, 12):
         d = rng.integers(-4, 5, size=n)
-        assert _halves_p(d) == _sign_flip_p(d), d
+        assert _halves_p(d) == sign_flip_p(d), d
 
 
 def test_chapter3_paired_tests_are_exact_tests_on_counts():
@@ -307,7 +292,7 @@ def test_chapter3_paired_matches_scipy_without_ties_and_enumeration_with_ties():
     d = np.array([3, -3, 3, 0, 1, -1, 2, 2, -5, 0, 3])
     kb = np.arange(100, 100 + d.size)
     a, b = 100.0 * ((kb + d) / u), 100.0 * (kb / u)
-    assert ch3.paired(a, b, u)["p"] == _sign_flip_p(d)
+    assert ch3.paired(a, b, u)["p"] == sign_flip_p(d)
     # the same differences as floats do not all tie
     assert np.unique(np.abs(np.subtract(a, b)[d != 0])).size > np.unique(np.abs(d[d != 0])).size
     with pytest.raises(ValueError, match="whole number"):
@@ -348,6 +333,6 @@ def test_chapter1_paired_test_is_exact_on_counts():
     dd = np.array([2, -2, 2, 0, 1, 1, -4, 0])
     kb = np.arange(400, 400 + dd.size)
     a, b = (np.round(100 * kk / u, 2) for kk in (kb + dd, kb))
-    assert ch1.paired_on_counts(a, b, u)["p_value"] == _sign_flip_p(dd)
+    assert ch1.paired_on_counts(a, b, u)["p_value"] == sign_flip_p(dd)
     with pytest.raises(ValueError, match="no count"):
         ch1.paired_on_counts(a, b, 547)

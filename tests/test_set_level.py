@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy
 import scipy.stats
+from oracles import sign_flip_p
 
 from sslteach.protocols.comparison import average_ranks, friedman_test
 from sslteach.protocols.set_level import (
@@ -28,17 +29,6 @@ def _accuracy(k, u):
     return 100 * float(np.mean(np.arange(u) < k))
 
 
-def _sign_flip_p(d):
-    """Two-sided p of Wilcoxon's signed-rank statistic by listing every sign pattern (integer d:
-    zeros dropped, tied |d| given their mean rank, p = 2 x the smaller tail, at most 1)."""
-    d = np.asarray(d, dtype=np.int64)
-    d = d[d != 0]
-    if d.size == 0:
-        return 1.0
-    ranks = scipy.stats.rankdata(np.abs(d))
-    observed = ranks[d > 0].sum()
-    t = np.array(list(itertools.product([0, 1], repeat=d.size))) @ ranks
-    return min(1.0, 2 * min(np.mean(t <= observed), np.mean(t >= observed)))
 
 
 def _holm_by_rejection(p, alpha):
@@ -146,7 +136,7 @@ def test_paired_claims_against_the_enumeration_scipy_and_holm():
         u = part["n"] - part["n_labeled"]
         k = {v: np.rint(np.asarray(part["accuracy"][v]) * u / 100).astype(int) for v in (m, r)}
         d = k[m] - k[r]
-        ps.append(_sign_flip_p(d))
+        ps.append(sign_flip_p(d))
         assert o.p == pytest.approx(ps[-1], rel=1e-12)
         if SCIPY_PERMUTES_TIES:
             assert o.p == pytest.approx(scipy.stats.wilcoxon(d).pvalue, rel=1e-12)
@@ -173,7 +163,7 @@ def test_paired_claims_keep_a_tie_the_floats_lose():
     float_d = np.subtract(part["accuracy"]["linear"], part["accuracy"]["SVC"])
     assert float_d[1] != float_d[10] and d[1] == d[10], "the example needs last-bit noise"
     (got,) = paired_claims({"g241c/100": part}, [("g241c/100", "linear", "SVC")])
-    assert got.p == _sign_flip_p(d) == 4 / 2**11, "the tie of the two -4 (and the two -7) is kept"
+    assert got.p == sign_flip_p(d) == 4 / 2**11, "the tie of the two -4 (and the two -7) is kept"
     float_p = scipy.stats.wilcoxon(float_d, method="exact").pvalue  # no ties among the floats
     assert float_p == 5 / 2**11 != got.p, "the floats rank the tied differences apart"
     assert 25 * got.p < 0.05 < 25 * float_p, "the tie decides a Holm verdict"
