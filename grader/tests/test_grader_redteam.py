@@ -83,16 +83,23 @@ def grade_sets(grader, sets, seeds):
             kernel.run(f"for _name in {earlier!r}:\n    globals().pop(_name, None)", 60)
             for label, source in answers.items():
                 assert kernel.run(source, 60)[0] in ("ok", "error"), label
-            out.append(
-                {
-                    label: grader._precheck(mine, label, len(seeds))
-                    or grader._judge(kernel, mine, label, seeds)
-                    for label in answers
-                }
-            )
+            verdict = {
+                label: grader._precheck(mine, label, len(seeds)) or grader._judge(kernel, mine, label, seeds)
+                for label in answers
+            }
+            # the student's own feedback: the exercise's visible check cells, run after the answer
+            checks = {
+                label: [kernel.run(r["source"], 60)[0] == "ok" for r in rows if _checks(r, label)]
+                for label in answers
+            }
+            out.append((verdict, checks))
         return out
     finally:
         kernel.close()
+
+
+def _checks(row, label):
+    return row["gid"] == f"{label}-check" or row["gid"].startswith(f"{label}-check-")
 
 
 def union_sources(rows):
@@ -160,8 +167,9 @@ def graded(tmp_path_factory):
         ]
         verdicts = grade_sets(graders[stem], [answers for _, _, answers in sets], SEEDS)
         out = {}
-        for (kind, _, _), verdict in zip(sets, verdicts, strict=True):
+        for (kind, _, _), (verdict, checks) in zip(sets, verdicts, strict=True):
             out.setdefault((stem, kind, None), []).append(verdict)
+            out.setdefault((stem, f"{kind} checks", None), []).append(checks)
         return list(out.items())
 
     with ThreadPoolExecutor(2) as pool:
@@ -212,3 +220,21 @@ def test_notebook_level_tricks_earn_nothing(graded):
             report.max_auto - 1 if name == "duplicated_check" else 0
         )  # the copied check's exercise only
         assert report.score == expected, (name, [(e.label, e.status, e.message) for e in report.exercises])
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_the_visible_checks_pass_every_right_answer_and_catch_wrong_ones(graded, stem):
+    """The check cells a student runs are fair (every right answer of the table passes them) and
+    not empty (in every chapter, plausible wrong answers fail them)."""
+
+    def runs(kind):
+        sets = graded.get((stem, f"{kind} checks", None), [])
+        return [(lab, ok) for checks in sets for lab, ok in checks.items() if ok]
+
+    refused = sorted({lab for lab, ok in runs("correct") if not all(ok)})
+    assert not refused, f"a right answer fails its visible check: {refused}"
+    tried = {lab for lab, _ in runs("wrong")}
+    caught = {lab for lab, ok in runs("wrong") if not all(ok)}
+    print(f"{stem}: the visible checks catch a wrong answer of {len(caught)} of the {len(tried)} exercises "
+          f"with a check and a wrong answer in the table; not caught: {sorted(tried - caught)}")
+    assert caught or not tried, f"{stem}: no visible check fails any wrong answer"
