@@ -13,6 +13,7 @@ when bwrap runs.
 """
 
 import json
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -63,6 +64,11 @@ def grade_sets(grader, sets, seeds):
     """``[{label: [why per seed]}]``: each answer set ``{label: source}`` graded in one kernel, in turn."""
     nb = nbformat.read(str(grader.ref_path), as_version=4)
     rows = grader._rows(nb, {})
+    visible = {}  # label: the sources of its check cells, as released
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if m := re.fullmatch(r"(ch\d+-ex-[A-Za-z0-9-]+?)-check(-\d+)?", gid):
+            visible.setdefault(m.group(1), []).append(cell.source)
     union = [
         dict(r, source="\n".join(s[_label(r)] for s in sets if _label(r) in s))
         if r["role"] == "answer"
@@ -71,7 +77,8 @@ def grade_sets(grader, sets, seeds):
     ]
     kernel = Kernel(sandbox=grader.sandbox)
     try:
-        grader._run_cells(kernel, rows, [c for c in grader._plan(union, seeds[0]) if c["role"] != "answer"])
+        # every chapter cell, not only those the answers need: the check cells use the chapter's names
+        grader._run_cells(kernel, rows, [r for r in rows if r["role"] != "answer"])
         out, chapter = [], set().union(*(defines(r["source"]) for r in rows if r["role"] != "answer"))
         for answers in sets:
             mine = [
@@ -88,18 +95,12 @@ def grade_sets(grader, sets, seeds):
                 for label in answers
             }
             # the student's own feedback: the exercise's visible check cells, run after the answer
-            checks = {
-                label: [kernel.run(r["source"], 60)[0] == "ok" for r in rows if _checks(r, label)]
-                for label in answers
-            }
+            checks = {lab: [kernel.run(c, 60)[0] == "ok" for c in visible.get(lab, [])] for lab in answers}
             out.append((verdict, checks))
         return out
     finally:
         kernel.close()
 
-
-def _checks(row, label):
-    return row["gid"] == f"{label}-check" or row["gid"].startswith(f"{label}-check-")
 
 
 def union_sources(rows):
