@@ -307,3 +307,36 @@ def test_in_the_sandbox_a_submission_reads_no_instructor_file_and_has_no_network
     )
     report = _auto(grader.grade(_submit(hw, "oscar", {**SOLUTIONS, "ch9-ex-double": probe})))
     assert report["ch9-ex-double"].status == "passed", report["ch9-ex-double"].message
+
+
+def test_nbgrader_autograde_agrees_on_the_instructor_copy_and_the_untouched_one(hw, grader, tmp_path):
+    """The copies also grade through nbgrader (book/grading.md, "Using nbgrader instead"): its
+    autograde, with the repository's nbgrader_config.py, gives the instructor copy every point of
+    the check cells and the untouched student copy none, as our grader does with its tests."""
+    import os
+    import shutil
+
+    from nbgrader.api import Gradebook
+
+    (tmp_path / "nbgrader_config.py").write_text(
+        'c = get_config()\nc.CourseDirectory.course_id = "sslteach"\n'
+        + (ROOT / "nbgrader_config.py").read_text()
+    )
+    (tmp_path / "source" / "hw9").mkdir(parents=True)
+    shutil.copy(hw / "out" / "instructor" / "small.ipynb", tmp_path / "source" / "hw9")
+    for student, copy in (("alice", "instructor"), ("bob", "student")):
+        (tmp_path / "submitted" / student / "hw9").mkdir(parents=True)
+        shutil.copy(hw / "out" / copy / "small.ipynb", tmp_path / "submitted" / student / "hw9")
+    nbgrader = Path(sys.executable).with_name("nbgrader")
+    env = {**os.environ, "PATH": os.pathsep.join([str(nbgrader.parent), os.environ.get("PATH", "")])}
+    for args in (["generate_assignment", "hw9", "--force"], ["autograde", "hw9", "--create", "--force"]):
+        res = subprocess.run([str(nbgrader), *args], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=600, env=env)
+        assert res.returncode == 0, res.stderr[-3000:]
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        scores = {s: gb.find_submission("hw9", s).score for s in ("alice", "bob")}
+        possible = gb.find_assignment("hw9").max_score
+    ours = {s: grader.grade(hw / "out" / c / "small.ipynb").score for s, c in (("alice", "instructor"),
+                                                                               ("bob", "student"))}
+    # 4 points: the three check cells and the open question, graded by hand in both
+    assert possible == 4 and scores == {"alice": 3, "bob": 0} and ours == scores, (scores, ours, possible)
