@@ -10,7 +10,15 @@ from pathlib import Path
 
 from .grading import DEFAULT_MEMORY, Grader
 from .release import DEFAULT_TIMEOUT, release_notebooks
-from .reports import format_table, student_of, write_details, write_feedback, write_gradebook, write_json
+from .reports import (
+    format_table,
+    in_layout,
+    student_of,
+    write_details,
+    write_feedback,
+    write_gradebook,
+    write_json,
+)
 
 
 def _parser(prog) -> argparse.ArgumentParser:
@@ -55,11 +63,18 @@ def _grade(args) -> list:
         raise ValueError("--timeout and --memory must be positive and --jobs at least 1.")
     if args.student and len(args.submissions) > 1:
         raise ValueError("--student names the student of one submission: grade one at a time.")
+    named = list(zip(args.submissions, _names(args.submissions), strict=True))
+    jobs = [(p, n, args.student or student_of(p, n)) for p, n in named]
+    if len(jobs) == 1 and not args.student and not in_layout(jobs[0][0]):
+        raise ValueError(f"whose is {jobs[0][0]}? Put it in nbgrader's layout, "
+                         "submitted/<student>/<assignment>/<notebook>, or pass --student NAME.")
+    if len({s for _, _, s in jobs}) < len(jobs):
+        twice = sorted({s for _, _, s in jobs if [j[2] for j in jobs].count(s) > 1})
+        raise ValueError(f"several submissions would belong to {', '.join(twice)}: use nbgrader's layout, "
+                         "submitted/<student>/<assignment>/<notebook>, one folder per student.")
     grader = Grader(args.reference, instructor=args.instructor, tests=args.tests, seed=args.seed,
                     timeout=args.timeout, sandbox=not args.no_sandbox, memory=int(args.memory * 2**30))
     grader.reference([grader.seed])
-    named = zip(args.submissions, _names(args.submissions), strict=True)
-    jobs = [(p, n, args.student or student_of(p, n)) for p, n in named]
     with ThreadPoolExecutor(args.jobs) as pool:
         return list(pool.map(lambda job: grader.grade(*job), jobs))
 

@@ -199,7 +199,12 @@ class Grader:
         if problem := sandbox and sandbox_problem(packages):
             raise ValueError(f"the sandbox cannot run: {problem}; or pass --no-sandbox to run submissions "
                              "without it (they can then read this user's files and use the network).")
-        self.seed = int(self.manifest["seed"] if seed is None else seed)
+        if seed is None and auto:  # the assignment's seed: kept in the instructor copy only
+            kept = nbformat.read(str(self.instructor), as_version=4).metadata.get(MANIFEST_KEY, {})
+            if (seed := kept.get("seed")) is None:
+                raise ValueError(f"{self.instructor} holds no seed: pass the instructor copy `release` "
+                                 "wrote, or --seed.")
+        self.seed = int(seed or 0)
         self.timeout, self.sandbox, self.memory, self.packages = timeout, sandbox, memory, packages
         self.originals = {_gid(c): c.source for c in self.ref.cells if _gid(c)}
         self._specs, self._refs, self._lock = {}, {}, threading.RLock()

@@ -33,9 +33,9 @@ WRITTEN_STUB = "**Your answer.** Write your derivation or explanation here (Mark
 #: The Markdown cell put under the title of every copy: how the notebook is graded.
 GRADING_RULES = """**How this notebook is graded.** Your instructor runs the cells your answers need in a
 fresh kernel, without network access and with a time and a memory limit. For each exercise graded
-automatically, the grader then calls the functions the exercise names on inputs drawn when it
-grades, and compares the values they return with the model solution's. The check cells below
-the exercises are for your feedback; the grade comes from those calls.
+automatically, the grader then calls the functions the exercise names on inputs that your
+instructor's grading tests draw, and compares the values they return with the model solution's.
+The check cells below the exercises are for your feedback; the grade comes from those calls.
 
 - Leave the locked cells as they are (the statements and the check cells): an exercise whose
   locked cell was edited, deleted or duplicated scores 0. The chapter's own code runs as it was
@@ -205,11 +205,12 @@ def release(nb, *, name="notebook", tests=None, seed=0) -> tuple[dict, dict]:
     for cells in (student, instructor):
         cells.insert(1 if titled else 0, _cell("markdown", GRADING_RULES, "grading-rules"))
     student, instructor = _render(student), _render(instructor)
-    manifest = {"version": 3, "source": name, "seed": int(seed), "exercises": entries,
-                "locked": _locked(student)}
+    manifest = {"version": 3, "source": name, "exercises": entries, "locked": _locked(student)}
+    seeds = {"student": {}, "instructor": {"seed": int(seed)}}  # the seed stays with the instructor
     return tuple(
         {"cells": cells, "nbformat": 4, "nbformat_minor": max(5, nb.get("nbformat_minor", 5)),
-         "metadata": {**copy.deepcopy(nb.get("metadata", {})), MANIFEST_KEY: {**manifest, "role": role}}}
+         "metadata": {**copy.deepcopy(nb.get("metadata", {})),
+                      MANIFEST_KEY: {**manifest, **seeds[role], "role": role}}}
         for role, cells in (("student", student), ("instructor", instructor)))
 
 

@@ -77,6 +77,12 @@ class Report:
         return {**asdict(self), "score": self.score, "max_autograded": self.max_auto}
 
 
+def in_layout(path) -> bool:
+    """True when ``path`` is ``.../submitted/<student>/<assignment>/<notebook>`` (or ``autograded``)."""
+    parts = Path(path).parts
+    return len(parts) >= 4 and parts[-4] in ("submitted", "autograded")
+
+
 def student_of(path, name) -> str:
     """The student a submission belongs to: ``<student>`` in nbgrader's
     ``submitted/<student>/<assignment>/<notebook>``, else the first folder of its name relative to
@@ -87,9 +93,8 @@ def student_of(path, name) -> str:
     >>> student_of("subs/bob.ipynb", "bob.ipynb"), student_of("x/carol/ch1.ipynb", "carol/ch1.ipynb")
     ('bob', 'carol')
     """
-    parts = Path(path).parts
-    if len(parts) >= 4 and parts[-4] in ("submitted", "autograded"):
-        return parts[-3]
+    if in_layout(path):
+        return Path(path).parts[-3]
     first = Path(name).parts
     return first[0] if len(first) > 1 else Path(name).stem
 
@@ -149,7 +154,7 @@ def write_feedback(reports, folder, assignment: str) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     for rep in reports:
         lines = [f"# {assignment}: feedback for {rep.student}", "",
-                 f"Autograded: {rep.score:g} of {rep.max_auto:g} points (inputs drawn with seed {rep.seed}). "
+                 f"Autograded: {rep.score:g} of {rep.max_auto:g} points. "
                  "Written answers are graded by hand.", "",
                  "| exercise | result | points | message |", "|---|---|---|---|"]
         for r in rep.exercises:

@@ -272,7 +272,8 @@ def test_bad_input_gets_a_clear_error(hw, tmp_path):
         )
 
     res = run(
-        "grade", hw / "out/instructor/small.ipynb", "--reference", tmp_path / "none.ipynb", "--no-sandbox"
+        "grade", hw / "out/instructor/small.ipynb", "--reference", tmp_path / "none.ipynb", "--no-sandbox",
+        "--student", "bob",
     )
     assert res.returncode == 2 and "does not exist: pass the student copy" in res.stderr
     res = run(
@@ -285,6 +286,15 @@ def test_bad_input_gets_a_clear_error(hw, tmp_path):
         "0",
     )
     assert res.returncode == 2 and "--jobs at least 1" in res.stderr
+    ref = ("--reference", hw / "out/student/small.ipynb", "--no-sandbox")
+    res = run("grade", hw / "out/instructor/small.ipynb", *ref)  # whose? not in nbgrader's layout
+    assert res.returncode == 2 and "pass --student NAME" in res.stderr
+    subs = [tmp_path / "carol" / "one.ipynb", tmp_path / "carol" / "two.ipynb", tmp_path / "dave" / "x.ipynb"]
+    for sub in subs:
+        sub.parent.mkdir(exist_ok=True)
+        sub.write_bytes((hw / "out/student/small.ipynb").read_bytes())
+    res = run("grade", *subs, *ref)
+    assert res.returncode == 2 and "several submissions would belong to carol" in res.stderr
     res = run("release", hw / "small.ipynb", "--tests", hw / "small_tests.py", "--out", hw / "out")
     assert res.returncode == 2 and "pass --force to overwrite them" in res.stderr
 
