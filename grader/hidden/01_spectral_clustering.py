@@ -37,16 +37,16 @@ def _rbf(X):
 
 def cases(rng):
     out = []
-    for m in (8, 11):
-        K = _rbf(rng.standard_normal((m, 2)))
-        J = np.eye(m) - 1.0 / m
-        h = m // 2
-        two = np.zeros((m, m))
+    for n in (8, 11):
+        K = _rbf(rng.standard_normal((n, 2)))
+        J = np.eye(n) - 1.0 / n
+        h = n // 2
+        two = np.zeros((n, n))
         two[:h, :h] = _rbf(rng.standard_normal((h, 2)))
-        two[h:, h:] = _rbf(rng.standard_normal((m - h, 2)))
-        out += [Case("cut_bound_bruteforce", K, name=f"non-negative kernel, m = {m}"),
-                Case("cut_bound_bruteforce", J @ K @ J, name=f"centred kernel, m = {m}"),
-                Case("cut_bound_bruteforce", two, name=f"two components, m = {m}")]
+        two[h:, h:] = _rbf(rng.standard_normal((n - h, 2)))
+        out += [Case("cut_bound_bruteforce", K, name=f"non-negative kernel, n = {n}"),
+                Case("cut_bound_bruteforce", J @ K @ J, name=f"centred kernel, n = {n}"),
+                Case("cut_bound_bruteforce", two, name=f"two components, n = {n}")]
     return out
 
 
@@ -59,8 +59,8 @@ def _rbf(X):
 
 
 def cases(rng):
-    return [Case("cut_sweep", _rbf(rng.standard_normal((m, 3))), rng.standard_normal(m), name=f"m = {m}")
-            for m in (6, 23)]
+    return [Case("cut_sweep", _rbf(rng.standard_normal((n, 3))), rng.standard_normal(n), name=f"n = {n}")
+            for n in (6, 23)]
 
 
 cost = dict(function="cut_sweep", sizes=(500, 2000), max_exponent=2.4,
@@ -77,11 +77,11 @@ def cases(rng):
         z = np.zeros(20)
         z[:6] = np.where(rng.random(6) < 0.5, -1.0, 1.0)
         out.append(Case("kp_gain", y, z, C0, name=f"C0 = {C0}"))
-    for m in (1, 3, 7, 50):
-        y = np.where(rng.random(m) < 0.5, -1.0, 1.0)
+    for n in (1, 3, 7, 50):
+        y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
         for sign in (-1.0, 1.0):
-            z = sign * y * rng.uniform(0.5, 2.0, m)  # z'y has the sign `sign`
-            out.append(Case("kp_gain", y, z, 1.3, name=f"m = {m}, z'y {'<' if sign < 0 else '>'} 0"))
+            z = sign * y * rng.uniform(0.5, 2.0, n)  # z'y has the sign `sign`
+            out.append(Case("kp_gain", y, z, 1.3, name=f"n = {n}, z'y {'<' if sign < 0 else '>'} 0"))
     return out
 
 
