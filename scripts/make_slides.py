@@ -217,7 +217,7 @@ class Renderer:
 
 
 def _where(plan_name, i, slide):
-    return f"{plan_name}, slide {i} ({slide.get('title') or slide.get('question', '')[:40]!r})"
+    return f"{plan_name}, slide {i} ('{slide.get('title') or slide.get('question', '')[:40]}')"
 
 
 def build_deck(plan, plan_name, page, numbers, out, html_root=None):
@@ -253,6 +253,16 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
             raise PlanError(f"{where}: unknown key(s) {sorted(unknown)}; a slide has {sorted(SLIDE_KEYS)}")
         if not s.get("notes"):
             raise PlanError(f"{where}: no speaker notes (notes:); every slide says what the lecturer says")
+        for key in ("title", "lead", "question", "bullets"):
+            for text in s.get(key) if isinstance(s.get(key), list) else [s.get(key) or ""]:
+                ctrl = re.search(r"[\x00-\x08\x0b-\x1f]|\$[^$]*[\t\n][^$]*\$", str(text))
+                if ctrl:  # "$\rho$" in double quotes: YAML read \r as a carriage return
+                    raise PlanError(f"{where}: {key} has a control character (a YAML escape such as \\r, "
+                                    "\\t, \\b, \\a in double quotes): write \"$\\\\rho$\" there")
+                bad = re.search(r"\$[^$]*\\\\[A-Za-z][^$]*\$", str(text))
+                if bad:
+                    raise PlanError(f"{where}: {key} has a doubled backslash in '{bad.group(0)}': in YAML, "
+                                    "write \\\\ only inside double quotes (\"$\\\\mu$\"), else $\\mu$")
         slide = {"title": r.inline(s.get("title", "")),
                  "kind": "question" if s.get("question") else "content"}
         if s.get("section"):
