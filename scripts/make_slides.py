@@ -25,7 +25,8 @@ book's roles (``{eq}`eq:kp```, ``{numref}`fig-ch1-picture```), converted by
 ``section``, ``title``, ``question`` (a question for the room: the slide shows it large, the
 notes hold the answer), ``lead`` (one sentence), ``equations``, ``math`` (unnumbered LaTeX),
 ``exercises`` (labels, or ``label: what it asks``), ``bullets``, ``code``, ``figure`` (beside
-the text, above or below it, or alone: ``layout: side|stack|full``, ``height:`` in px), and
+the text, above or below it, or alone: ``layout: side|stack|full``, ``height:`` in px,
+``crop: [top, bottom]`` a band of it, as fractions of its height), and
 ``notes`` (required on every slide: what the lecturer says).
 
 The build fails, naming the plan and the name, when the page no longer has a figure,
@@ -72,7 +73,7 @@ REVEAL_FILES = {
     "plugin/highlight/monokai.css": "plugin/monokai.css",
 }
 SLIDE_KEYS = {"title", "section", "lead", "equations", "math", "bullets", "figure", "layout",
-              "height", "code", "lines", "exercises", "question", "notes"}
+              "height", "crop", "code", "lines", "exercises", "question", "notes"}
 # the box a figure fills (px on the 1280 x 720 slide), by layout; a plan's height: overrides
 # the box's height. Figures are 100-dpi PNGs: scaled up to fill the box, at most 2x.
 FIGURE_BOX = {"full": (1240, 555), "stack": (1240, 400), "side": (720, 555)}
@@ -230,7 +231,7 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
     stats = {"slides": 0, "notes": 0, "equations": 0, "figures": 0, "code": 0, "questions": 0}
     notes_log = []
 
-    def figure(name, where):
+    def figure(name, where, crop=None):
         if name not in page.figures:
             raise PlanError(f"{where}: the page {page.docname} has no figure named {name!r} "
                             f"(its figures: {', '.join(page.figures) or 'none'})")
@@ -238,6 +239,18 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
         if png is None:
             raise PlanError(f"{where}: figure {name!r} has no stored PNG: execute the page")
         number = numbers.targets.get(name, ("", "Figure"))[1]
+        if crop:  # a band of the figure, [top, bottom] as fractions of its height
+            import io
+
+            from PIL import Image
+
+            top, bottom = crop
+            if not 0 <= top < bottom <= 1:
+                raise PlanError(f"{where}: crop is [top, bottom], fractions with 0 <= top < bottom <= 1")
+            im = Image.open(io.BytesIO(png))
+            buf = io.BytesIO()
+            im.crop((0, round(top * im.height), im.width, round(bottom * im.height))).save(buf, "PNG")
+            png, name = buf.getvalue(), f"{name}-{round(100 * top)}-{round(100 * bottom)}"
         files[f"{page.stem}/{name}.png"] = png
         w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         stats["figures"] += 1
@@ -296,7 +309,7 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
         slide["bullets"] = [r.inline(b) for b in s.get("bullets") or []]
         notes = [r.block(s["notes"])]
         if s.get("figure"):
-            fig = figure(s["figure"], where)
+            fig = figure(s["figure"], where, s.get("crop"))
             layout = s.get("layout") or ("stack" if fig["aspect"] > 1.6 or not (slide["bullets"] or eqs)
                                          else "side")
             if layout not in ("side", "stack", "full"):
