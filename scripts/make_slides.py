@@ -351,7 +351,7 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
     if goals:
         items = [r.inline(x.lstrip()[2:]) for x in goals if re.match(r"^\s*[-*] ", x)]
         lead = next((r.inline(x) for x in goals if x.strip() and not re.match(r"^\s*[-*] ", x)), "")
-        front.append({"title": "Learning objectives", "kind": "content", "lead": lead, "bullets": items,
+        front.append({"title": "Learning objectives", "kind": "objectives", "lead": lead, "bullets": items,
                       "equations": [], "exercises": [],
                       "notes": "<p>What the students can do after this lecture; come back to "
                                "this list at the end.</p>"})
