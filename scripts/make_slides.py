@@ -310,8 +310,8 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
         notes = [r.block(s["notes"])]
         if s.get("figure"):
             fig = figure(s["figure"], where, s.get("crop"))
-            layout = s.get("layout") or ("stack" if fig["aspect"] > 1.6 or not (slide["bullets"] or eqs)
-                                         else "side")
+            text = slide["bullets"] or eqs or s.get("lead") or s.get("code")
+            layout = s.get("layout") or ("full" if not text else "stack" if fig["aspect"] > 1.6 else "side")
             if layout not in ("side", "stack", "full"):
                 raise PlanError(f"{where}: layout is side, stack or full, not {layout!r}")
             bw, bh = FIGURE_BOX[layout]
