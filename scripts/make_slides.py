@@ -349,7 +349,13 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
     front = []
     goals = admonition(page, "Learning objectives") if plan.get("objectives", True) else None
     if goals:
-        items = [r.inline(x.lstrip()[2:]) for x in goals if re.match(r"^\s*[-*] ", x)]
+        items = []  # one item per "- ", with its wrapped (indented) lines joined to it
+        for x in goals:
+            if re.match(r"^\s*[-*] ", x):
+                items.append(x.lstrip()[2:].strip())
+            elif items and x.strip() and x[:1].isspace():
+                items[-1] += " " + x.strip()
+        items = [r.inline(x) for x in items]
         lead = next((r.inline(x) for x in goals if x.strip() and not re.match(r"^\s*[-*] ", x)), "")
         front.append({"title": "Learning objectives", "kind": "objectives", "lead": lead, "bullets": items,
                       "equations": [], "exercises": [],
