@@ -349,8 +349,15 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
     front = []
     goals = admonition(page, "Learning objectives") if plan.get("objectives", True) else None
     if goals:
-        items = [r.inline(x.lstrip()[2:]) for x in goals if re.match(r"^\s*[-*] ", x)]
-        lead = next((r.inline(x) for x in goals if x.strip() and not re.match(r"^\s*[-*] ", x)), "")
+        items, lead = [], ""
+        for x in goals:  # an item may wrap onto indented lines: they belong to it
+            if re.match(r"^\s*[-*] ", x):
+                items.append(x.lstrip()[2:].strip())
+            elif items and x.strip():
+                items[-1] += " " + x.strip()
+            elif x.strip() and not lead:
+                lead = x
+        items, lead = [r.inline(x) for x in items], r.inline(lead) if lead else ""
         front.append({"title": "Learning objectives", "kind": "objectives", "lead": lead, "bullets": items,
                       "equations": [], "exercises": [],
                       "notes": "<p>What the students can do after this lecture; come back to "

@@ -93,13 +93,14 @@ def test_a_good_plan_builds_with_the_pages_numbers(tmp_path):
 def test_the_pages_objectives_and_lecture_plan_open_the_deck(tmp_path):
     page = _page(tmp_path / "book")
     page.markdown.insert(0, "```{admonition} Learning objectives\n:class: tip\nAfter this chapter you can\n"
-                            "- derive $JKJ$\n- centre in $O(n^2)$\n```\n\n"
+                            "- derive $JKJ$\n- centre in $O(n^2)$, without\n  forming $J$\n```\n\n"
                             "```{admonition} Lecture plan (90 minutes)\n:class: note dropdown\n"
                             "| minutes | section | |\n|---|---|---|\n| 10 | The toy section | core |\n"
                             "| – | Going further: more | reading |\n```\n")
     _, slides, _, stats, _ = make_slides.build_deck(PLAN, "slides/toy.yml", page, NUMBERS, tmp_path)
     assert [s["title"] for s in slides[:2]] == ["Learning objectives", "Today: 10 minutes"]
     assert len(slides[0]["bullets"]) == 2 and slides[1]["agenda"] == [("10", "The toy section")]
+    assert "without forming" in slides[0]["bullets"][1]  # an item that wraps stays whole
     assert stats["slides"] == 7 and stats["notes"] == 7
 
 
