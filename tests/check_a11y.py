@@ -420,6 +420,8 @@ def summary(results):
     lines = [f"{'rule':40s} {'impact':9s} " + " ".join(f"{t:>8s}" for t in themes)]
     for rule, impact in sorted({(r, i) for r, i, _ in table}, key=lambda x: (x[1], x[0])):
         lines.append(f"{rule:40s} {impact:9s} " + " ".join(f"{table[(rule, impact, t)]:8d}" for t in themes))
+    if not table:
+        lines.append("(no violation of any impact)")
     structure = [r["structure"] for r in results if r["structure"]]
     lines.append(f"<img> without alt text: {sum(len(s['noalt']) for s in structure)} of "
                  f"{sum(s['images'] for s in structure)}; equations without assistive MathML: "
