@@ -258,7 +258,8 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
 
     The grid spans :math:`[\min_i x_i - \delta, \max_i x_i + \delta]` per coordinate
     (:math:`\delta` = ``margin``); a region gets the colour its class has in :func:`plot_points`
-    (filled contours at 25% opacity).
+    (filled contours at 25% opacity). The regions fill the axes, so the legend of the points
+    goes outside, to the right of the axes (``ax.legend(...)`` again to move it).
 
     Parameters
     ----------
@@ -321,6 +322,8 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
     ax.contourf(g0, g1, idx, levels=np.arange(len(classes) + 1) - 0.5, cmap=cmap, alpha=0.25)
     if y is not None:
         plot_points(X, y, ax=ax)
+        # the regions fill the axes: a legend inside would cover them (and points)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     else:
         ax.scatter(X[:, 0], X[:, 1], s=8, color="k")
     ax.set_xlim(lo[0], hi[0])
@@ -602,18 +605,30 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
 
 # --------------------------------------------------------------------------- verdict grids
 
-#: Colours of the verdicts (STYLE.md, "Results files"): Okabe-Ito green, orange, vermilion, grey.
+#: Colours of the verdicts (STYLE.md, "Results files"): dark blue, sky blue, vermilion and light
+#: grey, apart under protanopia, deuteranopia and tritanopia and in four greys (CIELAB lightness
+#: 32, 70, 54, 88); each cell also carries its verdict's letter, so colour is never alone.
 VERDICT_COLORS = {
-    "reproduced": "#009E73",
-    "close": "#E69F00",
+    "reproduced": "#004D80",
+    "close": "#56B4E9",
     "not reproduced": "#D55E00",
-    "not attempted": "#BBBBBB",
+    "not attempted": "#DDDDDD",
 }
 _VERDICT_MARK = {"reproduced": "R", "close": "C", "not reproduced": "X", "not attempted": "–"}
 
 
+def _ink_on(colour):
+    """Black or white, whichever contrasts more with ``colour`` (WCAG relative luminance)."""
+    rgb = np.asarray(mpl.colors.to_rgb(colour))
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return "black" if lin @ [0.2126, 0.7152, 0.0722] > 0.179 else "white"
+
+
 def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     """A colour grid of verdicts (reading x paper number), each cell marked R, C, X or –.
+
+    The letter says the verdict without the colour (in greyscale, with any colour vision);
+    black or white text, whichever contrasts more with the cell.
 
     Parameters
     ----------
@@ -621,8 +636,8 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
         Rows (e.g. readings) x columns (e.g. paper numbers), each entry a verdict of
         :data:`VERDICT_COLORS` or missing (None/NaN: a blank cell).
     labels : pandas.DataFrame, optional
-        The text of each cell (e.g. the book's number), same index and columns; default the
-        verdict's mark. The colour and the legend say the verdict.
+        The text of each cell (e.g. the book's number), same index and columns, shown before
+        the verdict's letter (``"68.52 X"``); default the letter alone.
     ax : matplotlib.axes.Axes, optional
         Default: a new figure :data:`FIGWIDTH` wide, 0.28 in per row.
     title : str, optional
@@ -664,7 +679,7 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
             if v is None:
                 continue
             ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
-            text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
+            text = _VERDICT_MARK[v] if labels is None else f"{texts[i, j]} {_VERDICT_MARK[v]}".strip()
             ax.text(
                 j,
                 i,
@@ -672,7 +687,7 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
                 ha="center",
                 va="center",
                 fontsize=8 if labels is None else 6.5,
-                color="white" if v != "not attempted" else "black",
+                color=_ink_on(VERDICT_COLORS[v]),
             )
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
@@ -757,7 +772,7 @@ def _figure_texts(fig):
         for t, kind in titles:
             add(t, f"{a} {kind}")
         for letter, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
-            if not axis.get_visible():
+            if not (ax.axison and axis.get_visible()):  # ax.axis("off") hides both axes
                 continue
             add(axis.label, f"{a} {letter} label")
             add(axis.offsetText, f"{a} {letter} offset text")

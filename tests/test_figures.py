@@ -221,6 +221,55 @@ def test_legend_cover_agrees_with_the_ink():
             assert (figure_problems(fig) != []) == (d < 0), (d, x, y, (x0, y0, x1, y1))
 
 
+# --------------------------------------------------------------------------- colour
+
+#: Machado, Oliveira & Fernandes (2009), severity 1: linear-RGB matrices of the dichromacies
+CVD = {
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                   [-0.003882, -0.048116, 1.051998]],
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                     [-0.011820, 0.042940, 0.968881]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                   [0.004733, 0.691367, 0.303900]],
+}  # fmt: skip
+
+
+def _linear(rgb):
+    rgb = np.asarray(rgb, dtype=float)
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+def _lab(lin):
+    """CIELAB (D65) of linear-RGB colours."""
+    xyz = lin @ np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]).T
+    t = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack([116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1)
+
+
+def test_verdict_colours_stay_apart_for_colour_blind_readers_and_in_grey():
+    """Every two verdict colours differ by at least 15 CIELAB units as seen with protanopia,
+    deuteranopia or tritanopia (simulated) and in grey; and each cell's text has a WCAG
+    contrast of at least 4.5 with its colour. (The letters say the verdict anyway.)"""
+    from sslteach.plotting import VERDICT_COLORS, _ink_on
+
+    lin = _linear([matplotlib.colors.to_rgb(c) for c in VERDICT_COLORS.values()])
+    grey = lin @ np.array([0.2126, 0.7152, 0.0722])
+    views = {"normal": lin, "grey": np.repeat(grey[:, None], 3, axis=1)}
+    views.update({k: np.clip(lin @ np.array(m).T, 0, 1) for k, m in CVD.items()})
+    for view, colours in views.items():
+        lab = _lab(colours)
+        d = np.linalg.norm(lab[:, None] - lab[None], axis=-1)[np.triu_indices(len(lab), 1)]
+        assert d.min() >= 15, (view, d.round(1))
+    for colour, y in zip(VERDICT_COLORS.values(), grey):
+        ink = 1.0 if _ink_on(colour) == "white" else 0.0
+        hi, lo = max(ink, y), min(ink, y)
+        assert (hi + 0.05) / (lo + 0.05) >= 4.5, colour
+    # the check can fail: Okabe-Ito bluish green and vermilion, a natural pair, are one grey
+    old = _linear([matplotlib.colors.to_rgb(c) for c in ("#009E73", "#D55E00")])
+    assert abs(np.diff(_lab(np.repeat((old @ [0.2126, 0.7152, 0.0722])[:, None], 3, 1))[:, 0])) < 15
+
+
 # --------------------------------------------------------------------------- the audit
 
 
