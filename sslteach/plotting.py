@@ -908,13 +908,14 @@ def figure_problems(fig, *, tol=1.0, edges=True):
     >>> import matplotlib.pyplot as plt
     >>> from sslteach.plotting import figure_problems
     >>> fig, (a, b) = plt.subplots(1, 2, figsize=(3, 2), layout="constrained")
-    >>> _ = a.set_title("a long title on the left"), b.set_title("and one on the right")
+    >>> _ = a.set_title("a long title on the left side"), b.set_title("and one on the right side")
     >>> for problem in figure_problems(fig):
     ...     print(problem)
-    axes 1 title 'a long title on the left' overlaps axes 2 title 'and one on the right'
-    axes 1 title 'a long title on the left' is cut off by the figure's left edge
-    axes 2 title 'and one on the right' is cut off by the figure's right edge
-    >>> _ = b.set_title("right"), a.plot([0, 1], [0, 1], label="y = x"), a.legend(loc="center")
+    axes 1 title 'a long title on the left side' overlaps axes 2 title 'and one on the right side'
+    axes 1 title 'a long title on the left side' is cut off by the figure's left edge
+    axes 2 title 'and one on the right side' is cut off by the figure's right edge
+    >>> _ = a.set_title("left"), b.set_title("right")
+    >>> _ = a.plot([0, 1], [0, 1], label="y = x"), a.legend(loc="center")
     >>> figure_problems(fig)
     ["legend of axes 1 covers data of axes 1: line 'y = x'"]
     >>> a.get_legend().remove()
