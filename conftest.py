@@ -1,10 +1,15 @@
-"""Root pytest configuration: the rounding-edge audit of every notebook run under nbval.
+"""Root pytest configuration: the rounding-edge and figure audits of every notebook under nbval.
 
 Each pytest process (each xdist worker) points its notebook kernels at an IPython profile whose
 startup file loads ``tests/rounding_audit.py``: the kernel then records every number it prints
 rounded at a half of its last digit (see that file). After each nbval cell, the records that
 cell's kernel wrote fail the cell, with the value, the precision and the line that printed it.
 ``SSLTEACH_ROUNDING_AUDIT=off`` switches the audit off (to look at a failure without it).
+
+A second startup file loads ``tests/figure_audit.py``: every figure the kernel shows or saves
+is checked by ``sslteach.plotting.figure_problems`` (overlapping texts, legends over data), and
+a figure with a problem fails the cell that showed it. ``SSLTEACH_FIGURE_AUDIT=off`` switches
+that audit off.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ _spec.loader.exec_module(_m)
 _m.install(get_ipython())
 del _u, _spec, _m
 """
+_FIGURE_STARTUP = _STARTUP.replace("_sslteach_rounding_audit", "_sslteach_figure_audit")
 
 
 #: thread pools of the numerical libraries a test process and its notebook kernels start
@@ -55,36 +61,63 @@ def pytest_configure(config):
 
 
 def _install_audit(config):
-    if os.environ.get("SSLTEACH_ROUNDING_AUDIT", "").lower() == "off":
-        return
-    if not config.pluginmanager.hasplugin("nbval"):
+    rounding = os.environ.get("SSLTEACH_ROUNDING_AUDIT", "").lower() != "off"
+    figures = os.environ.get("SSLTEACH_FIGURE_AUDIT", "").lower() != "off"
+    if not (rounding or figures) or not config.pluginmanager.hasplugin("nbval"):
         return
     tmp = Path(tempfile.mkdtemp(prefix="sslteach-audit-"))
     startup = tmp / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
-    (startup / "00-rounding-audit.py").write_text(
-        _STARTUP.format(path=str(ROOT / "tests" / "rounding_audit.py"))
-    )
-    log = tmp / "records.jsonl"
-    log.touch()
     os.environ["IPYTHONDIR"] = str(tmp / "ipython")
-    os.environ["SSLTEACH_ROUNDING_AUDIT"] = str(log)
-    config._sslteach_audit = [log, 0]
+    if rounding:
+        (startup / "00-rounding-audit.py").write_text(
+            _STARTUP.format(path=str(ROOT / "tests" / "rounding_audit.py"))
+        )
+        log = tmp / "records.jsonl"
+        log.touch()
+        os.environ["SSLTEACH_ROUNDING_AUDIT"] = str(log)
+        config._sslteach_audit = [log, 0]
+    if figures:
+        (startup / "01-figure-audit.py").write_text(
+            _FIGURE_STARTUP.format(path=str(ROOT / "tests" / "figure_audit.py"))
+        )
+        log = tmp / "figures.jsonl"
+        log.touch()
+        os.environ["SSLTEACH_FIGURE_AUDIT"] = str(log)
+        config._sslteach_figure_audit = [log, 0]
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    outcome = yield
-    audit = getattr(item.config, "_sslteach_audit", None)
-    if audit is None or call.when != "call" or type(item).__name__ != "IPyNbCell":
-        return
+def _new_records(audit):
+    """The JSON records written to an audit's log since the last call."""
     log, offset = audit
     with open(log, encoding="utf-8") as f:
         f.seek(offset)
         new = f.read()
         audit[1] = f.tell()
-    records = [json.loads(line) for line in new.splitlines() if line.strip()]
+    return [json.loads(line) for line in new.splitlines() if line.strip()]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if call.when != "call" or type(item).__name__ != "IPyNbCell":
+        return
     report = outcome.get_result()
+    figures = getattr(item.config, "_sslteach_figure_audit", None)
+    records = _new_records(figures) if figures is not None else []
+    if records and report.passed:
+        lines = [f"  {r['figure']}: {p}" for r in records for p in dict.fromkeys(r["problems"])]
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} shows a figure that does not read (overlapping texts, or a legend "
+            "over data; sslteach.plotting.figure_problems):\n"
+            + "\n".join(lines[:30])
+            + (f"\n  ... and {len(lines) - 30} more" if len(lines) > 30 else "")
+        )
+    audit = getattr(item.config, "_sslteach_audit", None)
+    if audit is None:
+        return
+    records = _new_records(audit)
     if records and report.passed:
         lines = [
             f"  {r['value']} printed with precision {r['precision']} ({r['type'] or 'g'}) at {r['where']}"

@@ -37,6 +37,7 @@ __all__ = [
     "show_table",
     "VERDICT_COLORS",
     "plot_verdict_grid",
+    "figure_problems",
 ]
 
 #: Okabe-Ito colours, in the order classes use them.
@@ -257,7 +258,8 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
 
     The grid spans :math:`[\min_i x_i - \delta, \max_i x_i + \delta]` per coordinate
     (:math:`\delta` = ``margin``); a region gets the colour its class has in :func:`plot_points`
-    (filled contours at 25% opacity).
+    (filled contours at 25% opacity). The regions fill the axes, so the legend of the points
+    goes outside, to the right of the axes (``ax.legend(...)`` again to move it).
 
     Parameters
     ----------
@@ -320,6 +322,8 @@ def plot_decision_regions(predict, X, y=None, *, ax=None, title=None, resolution
     ax.contourf(g0, g1, idx, levels=np.arange(len(classes) + 1) - 0.5, cmap=cmap, alpha=0.25)
     if y is not None:
         plot_points(X, y, ax=ax)
+        # the regions fill the axes: a legend inside would cover them (and points)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     else:
         ax.scatter(X[:, 0], X[:, 1], s=8, color="k")
     ax.set_xlim(lo[0], hi[0])
@@ -601,18 +605,30 @@ def show_table(df, caption, *, name=None, digits=None, index=True):
 
 # --------------------------------------------------------------------------- verdict grids
 
-#: Colours of the verdicts (STYLE.md, "Results files"): Okabe-Ito green, orange, vermilion, grey.
+#: Colours of the verdicts (STYLE.md, "Results files"): dark blue, sky blue, vermilion and light
+#: grey, apart under protanopia, deuteranopia and tritanopia and in four greys (CIELAB lightness
+#: 32, 70, 54, 88); each cell also carries its verdict's letter, so colour is never alone.
 VERDICT_COLORS = {
-    "reproduced": "#009E73",
-    "close": "#E69F00",
+    "reproduced": "#004D80",
+    "close": "#56B4E9",
     "not reproduced": "#D55E00",
-    "not attempted": "#BBBBBB",
+    "not attempted": "#DDDDDD",
 }
 _VERDICT_MARK = {"reproduced": "R", "close": "C", "not reproduced": "X", "not attempted": "–"}
 
 
+def _ink_on(colour):
+    """Black or white, whichever contrasts more with ``colour`` (WCAG relative luminance)."""
+    rgb = np.asarray(mpl.colors.to_rgb(colour))
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return "black" if lin @ [0.2126, 0.7152, 0.0722] > 0.179 else "white"
+
+
 def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     """A colour grid of verdicts (reading x paper number), each cell marked R, C, X or –.
+
+    The letter says the verdict without the colour (in greyscale, with any colour vision);
+    black or white text, whichever contrasts more with the cell.
 
     Parameters
     ----------
@@ -620,8 +636,8 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
         Rows (e.g. readings) x columns (e.g. paper numbers), each entry a verdict of
         :data:`VERDICT_COLORS` or missing (None/NaN: a blank cell).
     labels : pandas.DataFrame, optional
-        The text of each cell (e.g. the book's number), same index and columns; default the
-        verdict's mark. The colour and the legend say the verdict.
+        The text of each cell (e.g. the book's number), same index and columns, shown before
+        the verdict's letter (``"68.52 X"``); default the letter alone.
     ax : matplotlib.axes.Axes, optional
         Default: a new figure :data:`FIGWIDTH` wide, 0.28 in per row.
     title : str, optional
@@ -663,7 +679,7 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
             if v is None:
                 continue
             ax.add_patch(mpl.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color=VERDICT_COLORS[v], ec="white"))
-            text = _VERDICT_MARK[v] if labels is None else str(texts[i, j])
+            text = _VERDICT_MARK[v] if labels is None else f"{texts[i, j]} {_VERDICT_MARK[v]}".strip()
             ax.text(
                 j,
                 i,
@@ -671,7 +687,7 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
                 ha="center",
                 va="center",
                 fontsize=8 if labels is None else 6.5,
-                color="white" if v != "not attempted" else "black",
+                color=_ink_on(VERDICT_COLORS[v]),
             )
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
@@ -692,3 +708,251 @@ def plot_verdict_grid(verdicts, *, labels=None, ax=None, title=None):
     if title:
         ax.set_title(title)
     return ax
+
+
+# --------------------------------------------------------------------------- figure checks
+
+
+def _short(text, width=40):
+    text = " ".join(str(text).split())
+    return "'" + (text if len(text) <= width else text[: width - 1] + "…") + "'"
+
+
+def _axes_name(fig, ax):
+    """``"axes 3"`` (1-based, in ``fig.axes`` order), ``"axes 5 (colorbar)"`` for a colour bar."""
+    axes = fig.axes
+    name = f"axes {axes.index(ax) + 1}" if ax in axes else "an axes"
+    return name + (" (colorbar)" if getattr(ax, "_colorbar", None) is not None else "")
+
+
+def _drawn_ticks(axis):
+    """The ticks an Axis draws (those inside its view interval)."""
+    try:
+        return axis._update_ticks()  # what Axis.draw uses
+    except Exception:  # pragma: no cover - a private method that may move
+        lo, hi = sorted(axis.get_view_interval())
+        return [t for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi]
+
+
+def _visible(artist):
+    while artist is not None:
+        if not artist.get_visible():
+            return False
+        artist = getattr(artist, "axes", None) if artist is not getattr(artist, "axes", None) else None
+    return True
+
+
+def _figure_texts(fig):
+    """Every visible, non-empty text of ``fig``, with a name: [(Text, name), ...]."""
+    out = []
+
+    def add(t, name):
+        if t is not None and t.get_visible() and t.get_text().strip():
+            out.append((t, f"{name} {_short(t.get_text())}"))
+
+    for sub in [fig, *getattr(fig, "subfigs", [])]:
+        where = "figure" if sub is fig else "subfigure"
+        for t in sub.texts:
+            kind = {
+                id(getattr(sub, "_suptitle", None)): "suptitle",
+                id(getattr(sub, "_supxlabel", None)): "supxlabel",
+                id(getattr(sub, "_supylabel", None)): "supylabel",
+            }.get(id(t), "text")
+            add(t, f"{where} {kind}")
+        for leg in sub.legends:
+            if leg.get_visible():
+                add(leg.get_title(), f"{where} legend title")
+                for t in leg.get_texts():
+                    add(t, f"{where} legend text")
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        a = _axes_name(fig, ax)
+        titles = ((ax.title, "title"), (ax._left_title, "left title"), (ax._right_title, "right title"))
+        for t, kind in titles:
+            add(t, f"{a} {kind}")
+        for letter, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            if not (ax.axison and axis.get_visible()):  # ax.axis("off") hides both axes
+                continue
+            add(axis.label, f"{a} {letter} label")
+            add(axis.offsetText, f"{a} {letter} offset text")
+            for tick in _drawn_ticks(axis):
+                for lab in (tick.label1, tick.label2):
+                    add(lab, f"{a} {letter} tick label")
+        for t in ax.texts:
+            add(t, f"{a} {'annotation' if hasattr(t, 'xyann') else 'text'}")
+        leg = ax.get_legend()
+        if leg is not None and leg.get_visible():
+            add(leg.get_title(), f"legend title of {a}")
+            for t in leg.get_texts():
+                add(t, f"legend text of {a}")
+    return out
+
+
+def _legends(fig):
+    out = []
+    for sub in [fig, *getattr(fig, "subfigs", [])]:
+        out += [(leg, "figure legend") for leg in sub.legends if leg.get_visible()]
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if ax.get_visible() and leg is not None and leg.get_visible():
+            out.append((leg, f"legend of {_axes_name(fig, ax)}"))
+    return out
+
+
+def _covered(ax, box, renderer):
+    """What of ``ax``'s plotted data lies under the display-space Bbox ``box``: [str, ...]."""
+    from matplotlib.transforms import Bbox
+
+    clip = Bbox.intersection(ax.bbox, box)
+    if clip is None or clip.width <= 0 or clip.height <= 0:
+        return []
+    found = []
+
+    def inside(xy):
+        xy = np.ma.filled(np.ma.asarray(xy, dtype=float), np.nan).reshape(-1, 2)
+        return int(
+            np.sum(
+                (xy[:, 0] > clip.x0) & (xy[:, 0] < clip.x1) & (xy[:, 1] > clip.y0) & (xy[:, 1] < clip.y1)
+            )
+        )
+
+    def label(artist, kind):
+        name = artist.get_label()
+        return f"{kind} {_short(name)}" if name and not name.startswith("_") else kind
+
+    for coll in ax.collections:
+        if not coll.get_visible():
+            continue
+        offsets = coll.get_offsets()
+        if isinstance(coll, mpl.collections.PathCollection) and len(offsets):
+            k = inside(coll.get_offset_transform().transform(offsets))
+            if k:
+                found.append(f"{k} point(s) of {label(coll, 'scatter')}")
+            continue
+        filled = not isinstance(coll, mpl.collections.LineCollection) and (
+            len(coll.get_facecolor()) and np.any(np.asarray(coll.get_facecolor())[:, 3] > 0)
+        )
+        transform = coll.get_transform()
+        for path in coll.get_paths():
+            if len(path.vertices) and path.transformed(transform).intersects_bbox(clip, filled=bool(filled)):
+                kind = "filled area" if filled else "lines"
+                if isinstance(coll, mpl.contour.ContourSet):
+                    kind = "filled contours" if coll.filled else "contour lines"
+                found.append(label(coll, kind))
+                break
+    for line in ax.lines:
+        if not line.get_visible() or len(line.get_xydata()) == 0:
+            continue
+        path = line.get_transform().transform_path(line.get_path())
+        if line.get_linestyle() in ("None", "", " ", "none"):
+            k = inside(path.vertices)
+            hit = k > 0
+        else:
+            hit = path.intersects_bbox(clip, filled=False)
+        if hit:
+            found.append(label(line, "line"))
+    for patch in ax.patches:
+        if not patch.get_visible():
+            continue
+        path = patch.get_transform().transform_path(patch.get_path())
+        if path.intersects_bbox(clip, filled=bool(patch.get_fill())):
+            found.append(label(patch, type(patch).__name__.lower()))
+    for image in ax.images:
+        if not image.get_visible():
+            continue
+        ext = Bbox.intersection(image.get_window_extent(renderer), clip)
+        if ext is not None and ext.width > 0 and ext.height > 0:
+            found.append(label(image, "image"))
+    return list(dict.fromkeys(found))
+
+
+def figure_problems(fig, *, tol=1.0, edges=True):
+    """What makes a figure hard to read: overlapping texts, legends over data, cut-off texts.
+
+    Draws ``fig`` (without rendering pixels), then lists
+
+    - every two visible texts whose window extents overlap by more than ``tol`` pixels in both
+      directions: figure and axes titles, axis and tick labels, offset texts, legend titles and
+      texts, ``ax.text``/``ax.annotate`` and ``fig.text`` (colour bars are axes too);
+    - every legend whose box covers plotted data of an axes: scatter points (their centres),
+      lines (markers, or segments crossing the box), patches (bars, spans), images and filled
+      areas (``contourf``, ``fill_between``, ``pcolormesh``);
+    - with ``edges``, every text that sticks out of the figure by more than ``tol`` pixels (a
+      figure saved with ``bbox_inches="tight"``, as Jupyter shows it, is cropped around its
+      texts: pass ``edges=False`` for it).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    tol : float, default 1.0
+        Overlaps of at most ``tol`` pixels (at ``fig.dpi``) are ignored.
+    edges : bool, default True
+
+    Returns
+    -------
+    problems : list of str
+        One sentence per problem, naming the elements (``"axes 2 title '...' overlaps axes 3
+        title '...'"``); empty for a readable figure. Axes are numbered from 1 in ``fig.axes``.
+
+    Notes
+    -----
+    **Cost.** One layout pass of the figure, then :math:`O(T^2)` for :math:`T` texts and
+    :math:`O(\\text{data})` per legend. The notebooks' tests run it on every figure Jupyter
+    shows (``tests/figure_audit.py``).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from sslteach.plotting import figure_problems
+    >>> fig, (a, b) = plt.subplots(1, 2, figsize=(3, 2), layout="constrained")
+    >>> _ = a.set_title("a long title on the left side"), b.set_title("and one on the right side")
+    >>> for problem in figure_problems(fig):
+    ...     print(problem)
+    axes 1 title 'a long title on the left side' overlaps axes 2 title 'and one on the right side'
+    axes 1 title 'a long title on the left side' is cut off by the figure's left edge
+    axes 2 title 'and one on the right side' is cut off by the figure's right edge
+    >>> _ = a.set_title("left"), b.set_title("right")
+    >>> _ = a.plot([0, 1], [0, 1], label="y = x"), a.legend(loc="center")
+    >>> figure_problems(fig)
+    ["legend of axes 1 covers data of axes 1: line 'y = x'"]
+    >>> a.get_legend().remove()
+    >>> figure_problems(fig)
+    []
+    >>> plt.close(fig)
+    """
+    if not isinstance(fig, mpl.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure; got {type(fig).__name__}.")
+    tol = check_positive(tol, "tol", strict=False)
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    problems = []
+
+    texts = _figure_texts(fig)
+    if texts:
+        boxes = np.array([t.get_window_extent(renderer).extents for t, _ in texts])
+        lo, hi = boxes[:, :2], boxes[:, 2:]
+        wh = np.minimum(hi[:, None], hi[None, :]) - np.maximum(lo[:, None], lo[None, :])
+        w, h = wh[..., 0], wh[..., 1]
+        for i, j in zip(*np.nonzero(np.triu((w > tol) & (h > tol), k=1))):
+            problems.append(f"{texts[i][1]} overlaps {texts[j][1]}")
+        if edges:
+            W, H = fig.bbox.width, fig.bbox.height
+            sides = (boxes[:, 0] < -tol, boxes[:, 2] > W + tol, boxes[:, 1] < -tol, boxes[:, 3] > H + tol)
+            for i in range(len(texts)):
+                out = [s for s, hit in zip(("left", "right", "bottom", "top"), sides) if hit[i]]
+                if out:
+                    edge = "edges" if len(out) > 1 else "edge"
+                    problems.append(f"{texts[i][1]} is cut off by the figure's {' and '.join(out)} {edge}")
+
+    for leg, name in _legends(fig):
+        box = leg.get_window_extent(renderer).padded(-tol)
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            covered = _covered(ax, box, renderer)
+            if covered:
+                problems.append(f"{name} covers data of {_axes_name(fig, ax)}: {', '.join(covered)}")
+    return problems

@@ -135,6 +135,52 @@ def test_admonitions_and_figure():
     assert "![A caption.](fig.png)" in out and "{figure}" not in out
 
 
+def test_dropdowns_become_details_blocks_that_jupyter_renders():
+    """A hint, an answer or any admonition with ``:class: dropdown`` folds, as on the site;
+    the Markdown and maths inside stay Markdown (nbconvert renders them inside the block)."""
+    hint = convert_markdown("```{hint}\n:class: dropdown\nUse **Cauchy-Schwarz** on $x$.\n```", page())
+    assert hint.startswith("<details>\n<summary><b>Hint</b></summary>\n\nUse **Cauchy")
+    assert hint.rstrip().endswith("</details>") and ":class:" not in hint and "```" not in hint
+    answer = convert_markdown("```{admonition} Answer\n:class: dropdown\nIt is $2$.\n```", page())
+    assert answer.startswith("<details>\n<summary><b>Answer</b></summary>") and "It is $2$." in answer
+    plan = convert_markdown("```{admonition} Lecture plan (90 minutes)\n:class: note dropdown\n"
+                            "| a | b |\n|---|---|\n| 1 | 2 |\n```", page())
+    assert "<summary><b>Lecture plan (90 minutes)</b></summary>\n\n| a | b |" in plan
+    open_tip = convert_markdown("```{admonition} Learning objectives\n:class: tip\nDerive.\n```", page())
+    assert open_tip.startswith("**Learning objectives**") and "<details>" not in open_tip
+    pytest.importorskip("nbconvert")
+    html = rendered_markdown({"cells": [{"cell_type": "markdown", "id": "h", "metadata": {},
+                                         "source": hint}], "metadata": {}, "nbformat": 4,
+                              "nbformat_minor": 5})
+    assert "<details>" in html and "<summary><b>Hint</b></summary>" in html
+    assert "<strong>Cauchy-Schwarz</strong>" in html and "$x$" in html
+
+
+def test_alt_text_goes_to_the_image_output_and_under_the_caption(book):
+    image = {"output_type": "display_data", "metadata": {},
+             "data": {"image/png": "AAAA", "text/plain": "<Figure>"}}
+    alt = "Two moons of grey points; the six labelled ones are large."
+    cell = code_cell([image], {"caption": "Moons.", "name": "fig-ch0-moons-graph"})
+    cell["metadata"]["mystnb"]["image"] = {"alt": alt}
+    nb = {"cells": [cell], "metadata": {}}
+    out = convert_notebook(nb, book, "notebooks/00_foundations")
+    assert out["cells"][0]["outputs"][0]["metadata"] == {"image/png": {"alt": alt}}
+    caption = out["cells"][1]["source"]
+    assert caption.startswith('<a id="fig-ch0-moons-graph" name="fig-ch0-moons-graph"></a>**Figure 0.')
+    assert f"<details>\n<summary><b>Description</b></summary>\n\n{alt}\n\n</details>" in caption
+    assert nb["cells"][0]["outputs"][0]["metadata"] == {}, "the input is unchanged"
+    cell["metadata"]["mystnb"].pop("figure")  # alt text without a caption: still described
+    out = convert_notebook(nb, book, "notebooks/00_foundations")
+    assert out["cells"][1]["source"].startswith("<details>\n<summary><b>Description</b></summary>")
+    pytest.importorskip("nbconvert")
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    html, _ = HTMLExporter(template_name="classic").from_notebook_node(
+        nbformat.reads(json.dumps(dict(out, nbformat=4, nbformat_minor=5)), 4))
+    assert f'alt="{alt}"' in html
+
+
 def test_tables_from_show_table_become_a_numbered_caption_and_a_pipe_table():
     import pandas as pd
 

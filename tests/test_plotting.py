@@ -190,7 +190,7 @@ def test_verdict_grid_marks_and_colours():
     assert first == matplotlib.colors.to_rgb(VERDICT_COLORS["reproduced"])
     text = pd.DataFrame({"T1": ["97.3", "80.1"], "T2": ["12", None]}, index=["a", "b"])
     ax = plot_verdict_grid(v, labels=text)
-    assert [t.get_text() for t in ax.texts] == ["97.3", "12", "80.1"]
+    assert [t.get_text() for t in ax.texts] == ["97.3 R", "12 X", "80.1 C"]  # the letter stays
     with pytest.raises(ValueError, match="shape"):
         plot_verdict_grid(v, labels=pd.DataFrame({"T1": ["1"]}))
     with pytest.raises(ValueError, match="unknown verdicts"):

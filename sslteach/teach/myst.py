@@ -16,7 +16,10 @@ numbers the book gives them:
   within the page to the anchor, to another page on the published site;
 * ``{cite:t}`` / ``{cite:p}`` become author-year text ("Liu et al. [2009]",
   "[Schölkopf and Smola, 2002]") as on the site, linked to the site's bibliography;
-* ``{doc}`` and ``{py:func}`` / ``{py:class}`` ... become links to the site's pages.
+* ``{doc}`` and ``{py:func}`` / ``{py:class}`` ... become links to the site's pages;
+* an admonition with ``:class: dropdown`` (a hint, an answer, a lecture plan) becomes a
+  closed HTML ``<details>`` block; a figure's alt text (``metadata.mystnb.image.alt``) goes
+  to the image output's metadata and, folded as its description, under the caption.
 
 A directive or role the converter does not know raises a ``ValueError`` naming it, so that
 a new construct in a chapter cannot slip through as raw text.
@@ -162,6 +165,12 @@ def _figure_options(cell):
     """The myst-nb figure options of a code cell (``metadata.mystnb.figure``), or None."""
     fig = (cell.get("metadata", {}).get("mystnb") or {}).get("figure")
     return fig if isinstance(fig, dict) else None
+
+
+def _alt_text(cell):
+    """The text alternative of a code cell's figure (``metadata.mystnb.image.alt``), or ""."""
+    image = (cell.get("metadata", {}).get("mystnb") or {}).get("image")
+    return str(image.get("alt") or "").strip() if isinstance(image, dict) else ""
 
 
 def _markdown_outputs(cell):
@@ -403,14 +412,23 @@ def convert_notebook(nb, numbers=None, docname=None):
                     md = "".join(md) if isinstance(md, list) else md
                     data["text/markdown"] = convert_markdown(md, page)
             fig = _figure_options(c)
-            if fig and fig.get("caption"):
+            alt = _alt_text(c)
+            if alt:  # where renderers look for it (nbconvert's HTML: the img's alt)
+                for o in c.get("outputs", []):
+                    for mime in o.get("data", {}):
+                        if mime.startswith("image/"):
+                            o.setdefault("metadata", {}).setdefault(mime, {})["alt"] = alt
+            if fig and fig.get("caption") or alt:
+                source = _Converter(page).directive(
+                    "figure", "", {"name": fig["name"]} if fig and fig.get("name") else {},
+                    [str(fig["caption"])], image=False) if fig and fig.get("caption") else ""
+                if alt:  # and for every reader: JupyterLab and Colab show no alt text
+                    source += ("\n" if source else "") + _details("", "Description", alt)
                 converted.append({
                     "cell_type": "markdown",
                     "id": f"{c.get('id', k)}-caption"[:64],
                     "metadata": {},
-                    "source": _Converter(page).directive(
-                        "figure", "", {"name": fig["name"]} if fig.get("name") else {},
-                        [str(fig["caption"])], image=False),
+                    "source": source,
                 })
     out["cells"] = converted
     return out
@@ -572,11 +590,16 @@ class _Converter:
             return f"**Solution to {self._link(ex[1], ex[0], arg)}**\n\n{text}".rstrip() + "\n"
         if name == "solution-end":
             return ""
+        folded = "dropdown" in str(opts.get("class", "")).split()
         if name == "admonition":
+            if folded:
+                return _details(anchor, self.inline(arg), text)
             return f"{anchor}**{self.inline(arg)}**\n\n{text}\n"
         if name in ADMONITIONS:
             head = "See also" if name == "seealso" else name.capitalize()
             first = f" {self.inline(arg)}" if arg else ""
+            if folded:
+                return _details(anchor, f"{head}{first}", text)
             return f"{anchor}**{head}.**{first}\n\n{text}\n"
         if name in ("figure", "image"):
             src = arg
@@ -682,6 +705,12 @@ class _Converter:
             return "[" + "; ".join(f"[{a}, {y}]({url})" for a, y in refs) + "]"
         raise ValueError(f"citation role {{{name}}} has no Jupyter form yet (cite, cite:p, cite:t, "
                          "cite:year and cite:author have)")
+
+
+def _details(anchor, summary, text):
+    """A folded block (a MyST ``:class: dropdown``): HTML ``<details>``, which Jupyter, Colab
+    and GitHub render closed, its summary shown; the Markdown inside stays Markdown."""
+    return f"{anchor}<details>\n<summary><b>{summary}</b></summary>\n\n{text}\n\n</details>\n"
 
 
 def _a(anchor):
