@@ -926,6 +926,10 @@ def figure_problems(fig, *, tol=1.0, edges=True):
     if not isinstance(fig, mpl.figure.Figure):
         raise TypeError(f"fig must be a matplotlib Figure; got {type(fig).__name__}.")
     tol = check_positive(tol, "tol", strict=False)
+    if not hasattr(fig.canvas, "get_renderer"):  # a Figure made without pyplot has no renderer
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
     fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     problems = []

@@ -995,6 +995,10 @@ PLOTTING = [
     ok("class_colors-int64", pl.class_colors, np.int64(3), ref=R(3)),
     ok("class_colors-zero", pl.class_colors, 0, check=lambda out: out == []),
     ok("set_style", pl.set_style),
+    bad("figure_problems-not-a-figure", pl.figure_problems, np.eye(2), match=r"matplotlib Figure"),
+    bad("figure_problems-axes", lambda: pl.figure_problems(plt.subplots()[1]), match=r"matplotlib Figure"),
+    bad("figure_problems-tol=-1", lambda: pl.figure_problems(plt.figure(), tol=-1.0), match=r"\btol\b"),
+    ok("figure_problems-empty", pl.figure_problems, matplotlib.figure.Figure(), check=lambda out: out == []),
 ]
 PLOTTING += [
     bad("plot_kernel_matrix-1d", pl.plot_kernel_matrix, K[0], match=SQUARE),
