@@ -69,22 +69,19 @@ def _install_audit(config):
     startup = tmp / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     os.environ["IPYTHONDIR"] = str(tmp / "ipython")
-    if rounding:
-        (startup / "00-rounding-audit.py").write_text(
-            _STARTUP.format(path=str(ROOT / "tests" / "rounding_audit.py"))
-        )
-        log = tmp / "records.jsonl"
-        log.touch()
-        os.environ["SSLTEACH_ROUNDING_AUDIT"] = str(log)
-        config._sslteach_audit = [log, 0]
-    if figures:
-        (startup / "01-figure-audit.py").write_text(
-            _FIGURE_STARTUP.format(path=str(ROOT / "tests" / "figure_audit.py"))
-        )
-        log = tmp / "figures.jsonl"
-        log.touch()
-        os.environ["SSLTEACH_FIGURE_AUDIT"] = str(log)
-        config._sslteach_figure_audit = [log, 0]
+    audits = (  # (on, startup file, its template, the module it loads, log, variable, config attribute)
+        (rounding, "00-rounding-audit.py", _STARTUP, "rounding_audit.py", "records.jsonl",
+         "SSLTEACH_ROUNDING_AUDIT", "_sslteach_audit"),
+        (figures, "01-figure-audit.py", _FIGURE_STARTUP, "figure_audit.py", "figures.jsonl",
+         "SSLTEACH_FIGURE_AUDIT", "_sslteach_figure_audit"),
+    )
+    for on, name, template, module, logname, variable, attribute in audits:
+        if on:
+            (startup / name).write_text(template.format(path=str(ROOT / "tests" / module)))
+            log = tmp / logname
+            log.touch()
+            os.environ[variable] = str(log)
+            setattr(config, attribute, [log, 0])
 
 
 def _new_records(audit):
