@@ -57,6 +57,11 @@ async () => {
   await Promise.all([...document.images].map(
     (im) => im.complete ? null : new Promise((r) => { im.onload = im.onerror = r; })));
   await new Promise((r) => setTimeout(r, 100));
+  // let every CSS transition and animation (a fold opening, a fade-in) finish: a half-faded
+  // text would be measured at the wrong contrast, more often the busier the machine
+  for (let i = 0; i < 50 && document.getAnimations().some((a) => a.playState === "running"); i++)
+    await Promise.race([Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+                        new Promise((r) => setTimeout(r, 200))]);
   return {theme: document.documentElement.dataset.theme || null,
           switch: !!document.querySelector(".theme-switch-button")};
 }
@@ -71,6 +76,11 @@ async () => {
   document.querySelectorAll(".toggle-hidden button.toggle-button").forEach((b) => { b.click(); n++; });
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await new Promise((r) => setTimeout(r, 300));
+  // let every CSS transition and animation (a fold opening, a fade-in) finish: a half-faded
+  // text would be measured at the wrong contrast, more often the busier the machine
+  for (let i = 0; i < 50 && document.getAnimations().some((a) => a.playState === "running"); i++)
+    await Promise.race([Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+                        new Promise((r) => setTimeout(r, 200))]);
   return n;
 }
 """
@@ -129,7 +139,8 @@ STRUCTURE_JS = r"""
   const noth = tables.filter((t) => !t.querySelector("th")).map(
     (t) => (t.id ? "#" + t.id : where(t)) || t.className);
   // equations: MathJax's assistive MathML (or a spoken label) is what a screen reader reads
-  const maths = [...document.querySelectorAll("mjx-container")];
+  // a deck's speaker notes (aside.notes) are never shown to the audience or a screen reader
+  const maths = [...document.querySelectorAll("mjx-container")].filter((m) => !m.closest("aside.notes"));
   const mute = maths.filter((m) => !m.querySelector("mjx-assistive-mml math")
     && !m.getAttribute("aria-label")).length;
   return {noalt, images: document.images.length, h1, skips, tables: tables.length, noth,
