@@ -40,8 +40,9 @@ The check cells below the exercises are for your feedback; the grade comes from 
 - Leave the locked cells as they are (the statements and the check cells): an exercise whose
   locked cell was edited, deleted or duplicated scores 0. The chapter's own code runs as it was
   handed out.
-- Where an exercise says not to use a function or a library, your answer's code must not name
-  it, under any name. Where it asks you to use one, your answer must call it.
+- The comments at the top of an answer cell name what that cell must not use (the exercise asks
+  you to write it yourself), under any name, and what it must call. The rule reads only the answer
+  cells: to compare your answer with the library, do it in a cell of your own.
 - Where an exercise states a cost ($O(n^2)$, $O(m\\log m)$, ...), your function is timed at two or
   three sizes. It fails when it is much slower than the model solution and its time grows
   faster than the stated cost.
@@ -64,9 +65,23 @@ def _cell(kind: str, text: str, cell_id: str, nbgrader: dict | None = None) -> d
     return {**cell, "outputs": [], "execution_count": None} if kind == "code" else cell
 
 
-def _hint(label: str, solution: str, checks: list[str]) -> str:
-    """The comments above an answer: the exercise, and the names of the solution its check uses."""
-    lines = [f"# Exercise {label}: write your code in this cell, replacing the `raise` line."]
+def _rules(forbid=(), require=()) -> list[str]:
+    """The comment lines that tell a student an exercise's ``forbid`` and ``require`` rules (private
+    names, which a student does not reach for, left out).
+
+    >>> _rules(["sslteach.relaxation", "sslteach.kernels._double_center", ".marginals"], ["scipy.optimize.linprog"])
+    ['# Not allowed in this cell: sslteach.relaxation, the attribute .marginals', '# This cell must call: scipy.optimize.linprog']
+    """
+    shown = [f"the attribute {r}" if r.startswith(".") else r for r in forbid
+             if r.startswith(".") or not any(part.startswith("_") for part in r.split("."))]
+    return ((["# Not allowed in this cell: " + ", ".join(shown)] if shown else [])
+            + (["# This cell must call: " + ", ".join(require)] if require else []))
+
+
+def _hint(label: str, solution: str, checks: list[str], rules=()) -> str:
+    """The comments above an answer: the exercise, its rules, and the names of the solution its
+    check uses."""
+    lines = [f"# Exercise {label}: write your code in this cell, replacing the `raise` line.", *rules]
     try:
         body = ast.parse(solution).body
     except SyntaxError:
@@ -85,8 +100,9 @@ def _hint(label: str, solution: str, checks: list[str]) -> str:
     return "\n".join(lines + (["# The check cell below uses: " + ", ".join(needed)] if needed else []))
 
 
-def _copies(nb, exercises) -> tuple[list, list]:
-    """The student's and the instructor's cells, in the master's order."""
+def _copies(nb, exercises, rules=None) -> tuple[list, list]:
+    """The student's and the instructor's cells, in the master's order; ``rules`` is
+    ``{label: comment lines}`` for the answer cells."""
     first = {e.solution_cells[0]: e for e in exercises if e.solution_cells}
     in_solution = {i for e in exercises for i in e.solution_cells}
     statement = {e.statement: e for e in exercises}
@@ -95,7 +111,7 @@ def _copies(nb, exercises) -> tuple[list, list]:
     for i, cell in enumerate(nb["cells"]):
         pairs = []
         if i in first:
-            pairs = _answer_cells(nb, first[i])
+            pairs = _answer_cells(nb, first[i], (rules or {}).get(first[i].label, ()))
         elif i in statement:
             pairs = _statement_cells(statement[i], source(cell))
         elif i not in in_solution:
@@ -118,7 +134,7 @@ def _copies(nb, exercises) -> tuple[list, list]:
     return student, instructor
 
 
-def _answer_cells(nb, e) -> list[tuple[dict, dict]]:
+def _answer_cells(nb, e, rules=()) -> list[tuple[dict, dict]]:
     """Exercise ``e``'s answer cells: a written answer, then one per solution code cell."""
     checks = [source(nb["cells"][j]) for j in e.checks]
     out = []
@@ -128,7 +144,7 @@ def _answer_cells(nb, e) -> list[tuple[dict, dict]]:
                     _cell("markdown", e.written.strip(), f"{e.label}-written", meta)))
     for k, j in enumerate(e.code_cells):
         gid, sol = f"{e.label}-code" + (f"-{k + 1}" if k else ""), source(nb["cells"][j])
-        hint, meta = _hint(e.label, sol, checks), _nbgrader(gid, solution=True)
+        hint, meta = _hint(e.label, sol, checks, rules), _nbgrader(gid, solution=True)
         out.append((_cell("code", f"{hint}\n{CODE_STUB}", gid, meta),
                     _cell("code", f"{hint}\n### BEGIN SOLUTION\n{sol}\n### END SOLUTION", gid, meta)))
     return out
@@ -200,7 +216,7 @@ def release(nb, *, name="notebook", tests=None, seed=0) -> tuple[dict, dict]:
         raise ValueError(f"{name}: the tests have sections for {', '.join(sorted(set(tests) - labels))}, "
                          "which the notebook has no exercise for: fix the label after '# %%'.")
     entries = [_entry(nb, e, tests.get(e.label), name) for e in exercises]
-    student, instructor = _copies(nb, exercises)
+    student, instructor = _copies(nb, exercises, {e["label"]: e.pop("rules") for e in entries})
     titled = student and student[0]["cell_type"] == "markdown" and source(student[0]).startswith("# ")
     for cells in (student, instructor):
         cells.insert(1 if titled else 0, _cell("markdown", GRADING_RULES, "grading-rules"))
@@ -219,14 +235,16 @@ def _entry(nb, e, test, name) -> dict:
     if e.checks and test is None:
         raise ValueError(f"{name}: {e.label} has a check cell but no hidden test: add a section "
                          f"'# %% {e.label}' to the tests file (--tests), as the authoring guide shows.")
-    functions = load_spec(e.label, test, seed_rng(0, e.label)).functions if test else []
+    spec = load_spec(e.label, test, seed_rng(0, e.label)) if test else None
+    functions = spec.functions if spec else []
     statement = split_statement(source(nb["cells"][e.statement]))[1]
     for fn in functions:
         if not re.search(r"`" + re.escape(fn) + r"[`(.]", statement):
             raise ValueError(f"{name}: the statement of {e.label} does not name `{fn}`, which its hidden "
                              "test calls: name it in the statement (as `name(args)`).")
     return {"label": e.label, "auto_points": POINTS if test else 0.0,
-            "manual_points": POINTS if e.has_written else 0.0, "functions": functions}
+            "manual_points": POINTS if e.has_written else 0.0, "functions": functions,
+            "rules": _rules(spec.forbid, spec.require) if spec else []}
 
 
 def book_tests(stem: str) -> Path | None:
