@@ -107,3 +107,30 @@ def test_the_counts_catch_a_planted_page():
     assert plan_rows("| minutes | section | |\n|---|---|---|\n| 50 | A | core |\n| – | B | reading |") == [
         (50, "A", "core"), (None, "B", "reading")]
     assert not LABEL.match("$\\star\\star$ (30 min).") and LABEL.match("**★★ · 25 min**")
+
+
+def stated_minutes():
+    """``{label: (stars, minutes)}`` of every exercise in the chapters, from its label line."""
+    out = {}
+    for path in sorted((ROOT / "notebooks").glob("0*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            m = re.search(r":label: (ch\d-ex-[a-z0-9-]+)\n" + LABEL.pattern, text(cell))
+            if m:
+                out[m.group(1)] = (m.group(2), int(m.group(3)))
+    return out
+
+
+def test_the_instructors_guide_states_each_exercise_as_its_page_does():
+    """The guide's exercise tables repeat each exercise's stars and minutes, and the week plan
+    adds up the homework's minutes: both must follow the pages."""
+    guide, stated = (ROOT / "book" / "instructors.md").read_text(), stated_minutes()
+    rows = re.findall(r"^\| \{ref\}`(ch\d-ex-[a-z0-9-]+) <[^\n]*\| (★{1,3}) · (\d+) min \|", guide, re.M)
+    assert len(rows) >= 30, f"found only {len(rows)} exercise rows in book/instructors.md"
+    wrong = [f"{label}: guide {stars} · {mins}, page {stated.get(label)}"
+             for label, stars, mins in rows if stated.get(label) != (stars, int(mins))]
+    assert not wrong, "book/instructors.md disagrees with the pages: " + "; ".join(wrong)
+    for line, total in re.findall(r"^(  - `ch\d-ex-[^\n]*?)\((\d+) min\)", guide, re.M):
+        labels = re.findall(r"`(ch\d-ex-[a-z0-9-]+)`", line)
+        assert sum(stated[label][1] for label in labels) == int(total), (
+            f"the week plan's homework {labels} adds up to "
+            f"{sum(stated[label][1] for label in labels)} min, not {total}")
