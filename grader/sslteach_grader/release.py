@@ -69,8 +69,11 @@ def _rules(forbid=(), require=()) -> list[str]:
     """The comment lines that tell a student an exercise's ``forbid`` and ``require`` rules (private
     names, which a student does not reach for, left out).
 
-    >>> _rules(["sslteach.relaxation", "sslteach.kernels._double_center", ".marginals"], ["scipy.optimize.linprog"])
-    ['# Not allowed in this cell: sslteach.relaxation, the attribute .marginals', '# This cell must call: scipy.optimize.linprog']
+    >>> for line in _rules(["sslteach.relaxation", "sslteach.kernels._center", ".marginals"],
+    ...                    ["scipy.optimize.linprog"]):
+    ...     print(line)
+    # Not allowed in this cell: sslteach.relaxation, the attribute .marginals
+    # This cell must call: scipy.optimize.linprog
     """
     shown = [f"the attribute {r}" if r.startswith(".") else r for r in forbid
              if r.startswith(".") or not any(part.startswith("_") for part in r.split("."))]
