@@ -57,3 +57,28 @@ def test_the_scan_finds_a_planted_phrase(text):
 def test_the_scan_leaves_the_methods_words_alone():
     text = "The edit distance, an auditory cue, the editor's choice, a reviewed proof, a first version."
     assert history_phrases([("ok", text)]) == []
+
+
+METHOD_PAGES = ["00_foundations", "01_spectral_clustering", "02_cluster_kernels",
+                "03_spectral_kernel_learning", "04_semi_supervised_ksc"]
+#: How the book is built and checked, which a reader of a method page cannot see: its hidden
+#: cells and tests, its scripts and benchmarks, the machine it ran on.
+WORKSHOP = re.compile(r"\bhidden (cell|check|test)s?\b|\bbenchmarks/|\bscripts/|\bthis machine\b|"
+                      r"\bsha256\b|\bnbval\b|\bhide-(cell|input|output)\b", re.I)
+
+
+def method_page_texts():
+    for where, text in reader_texts():
+        if any(where.startswith(stem + ".ipynb") for stem in METHOD_PAGES):
+            yield where, text
+
+
+def test_method_pages_speak_of_the_methods_not_of_the_workshop():
+    found = [(where, m.group(0)) for where, text in method_page_texts() for m in WORKSHOP.finditer(text)]
+    assert not found, f"say what holds and how a reader sees it, not how the book checks it: {found}"
+
+
+def test_the_workshop_scan_finds_a_planted_phrase():
+    for text in ["A hidden cell checks it.", "python benchmarks/bench_tsk.py measures it",
+                 "one run on this machine"]:
+        assert WORKSHOP.search(text), text
