@@ -169,7 +169,7 @@ def admonition(page, title):
 
 def norm(heading):
     """A heading reduced for matching: no 'Going further:', no markup, letters and digits."""
-    h = re.sub(r"<[^>]+>", "", html.unescape(heading))
+    h = html.unescape(re.sub(r"<[^>]+>", "", heading))  # tags first: "&lt;" in maths is text
     h = re.sub(r"^\s*going further\s*:\s*", "", h, flags=re.I)
     return re.sub(r"[^a-z0-9]", "", h.lower().replace("\\", " "))
 
@@ -290,6 +290,9 @@ def build_deck(plan, plan_name, page, numbers, out, html_root=None):
             last_section = pos
             if norm(headings[key]) != norm(s.get("title", "")):  # no kicker that repeats the title
                 slide["section"] = r.inline(headings[key])
+            if anchors and key not in anchors:
+                raise PlanError(f"{where}: the built page {page.docname}.html has no section "
+                                f"{s['section']!r} to link to")
             slide["section_href"] = (f"../{page.docname}.html#{anchors[key]}" if key in anchors
                                      else f"../{page.docname}.html")
         if s.get("lead"):
