@@ -195,7 +195,9 @@ def _math(content, opts):
     return "\\(" + html.escape(content) + "\\)"
 
 
-MD = MarkdownIt("commonmark").use(dollarmath_plugin, renderer=_math, allow_digits=False)
+# allow_digits as the book's parser (myst dmath_allow_digits); False also misreads a text that starts
+# with "$" and ends with a digit (the plugin reads the character before position 0 as the last)
+MD = MarkdownIt("commonmark").use(dollarmath_plugin, renderer=_math, allow_digits=True)
 
 
 class Renderer:
