@@ -192,3 +192,17 @@ def test_raw_tex_and_a_missing_figure_fail(tmp_path, browser_page, deck_dir):
     problems, _ = check_slides.check_deck(browser_page(), deck)
     assert any("figure not shown: missing.png" in p for p in problems), problems
     assert any("raw TeX" in p and "alpha" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("text", ["$\\gamma$ is the eigenvalue 1", "with $\\gamma = 1$ and $n$",
+                                  "$a$, not $b$: this"])
+def test_every_dollar_pair_becomes_maths(text):
+    """A text that starts with "$" and ends with a digit was left as raw TeX."""
+    for html in (make_slides.MD.renderInline(text), make_slides.MD.render("- " + text)):
+        assert "$" not in html and html.count('class="math inline"') == text.count("$") // 2, html
+
+
+def test_a_heading_with_a_less_than_sign_keeps_its_words():
+    built = 'The ideal kernel: <span class="math">\\(0&lt;\\rho\\le1\\)</span> why'
+    assert make_slides.norm(built) == make_slides.norm("The ideal kernel: $0<\\rho\\le1$ why")
+    assert make_slides.norm(built).endswith("why")
